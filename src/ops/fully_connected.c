@@ -140,16 +140,12 @@ static bool fc_small_takes(const fc_params *p, const tfcc_tensor *in, const tfcc
 }
 
 /* exact11: constant float weights of the Eigen order (REFERENCE mode's builtin kernel) packed
- * once for the vector kernel, unless the model's stored shapes run the GEMV (one batch row or
- * one unit), which reads them as they are. */
-static void fc_eigen_pack_init(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *in,
-                               const tfcc_ir_tensor *w, fc_params *p) {
+ * once for the vector kernel, unless there is one unit (its GEMV reads them as they are); ref12:
+ * one batch row too, the vector kernel's GEMV order reads them (the DPCRN GRU cells). */
+static void fc_eigen_pack_init(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *w, fc_params *p) {
   if (w->dtype != TFCC_FLOAT32 || w->rank != 2 || w->sparsity || w->dims[0] <= 1 ||
       w->dims[1] <= 0 || w->data_bytes < (size_t)w->dims[0] * (size_t)w->dims[1] * sizeof(float))
     return;
-  int64_t n_in = 1;
-  for (int32_t i = 0; i < in->rank; i++) n_in *= in->dims[i] > 0 ? in->dims[i] : 1;
-  if (n_in / w->dims[1] <= 1) return;
   tfcc_packed_fc_eigen(ctx, w->data, w->dims[0], w->dims[1], &p->eigen_wp);
   if (p->eigen_wp.data) p->eigen_src = w->data;
 }
@@ -195,7 +191,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
         ((!w->data && tfcc_hybrid_xnn_float(ctx)) || (w->dtype == TFCC_FLOAT32 && ref_builtin));
     p->builtin_range = tfcc_ref_builtin_float_range(ctx) ||
                        (ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && p->eigen_f32);
-    if (p->eigen_f32 && w->data) fc_eigen_pack_init(ctx, in, w, p);
+    if (p->eigen_f32 && w->data) fc_eigen_pack_init(ctx, w, p);
     const tfcc_ir_tensor *b = tfcc_conv_ir_input(ctx, 2);
     p->xnn_f32 = st == TFCC_OK && in && in->dtype == TFCC_FLOAT32 && w &&
                  w->dtype == TFCC_FLOAT32 && w->data && w->rank == 2 && !w->sparsity &&
@@ -403,10 +399,17 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
 
 /* Eigen-order float32 with run-time weights: the vector kernel of the session's dispatch level
  * where its packed weights (constant ones, exact11) or prepare's scratch are there, else NULL
- * (the reference loop). */
+ * (the reference loop). ref12: the GEMV of one batch on the packed weights too (its order,
+ * gemv true) with a vector build; one unit, or weights not packed, keep the scalar GEMV. */
 static const tfcc_fc_eigen_kernel *fc_eigen_kernel(const tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   const fc_params *p = ctx->params;
-  if (!p->eigen_f32 || !ctx->ks || !ctx->ks->fc_eigen || tfcc_fc_eigen_is_gemv(d)) return NULL;
+  if (!p->eigen_f32 || !ctx->ks || !ctx->ks->fc_eigen) return NULL;
+  if (tfcc_fc_eigen_is_gemv(d)) /* the one-lane build is no faster than the scalar loop
+                                   (dpcrn.tflite at TFCC_ISA=generic: 1.11x the time) */
+    return d->batches == 1 && d->units > 1 && fc_eigen_packed(ctx) &&
+                   ctx->ks->fc_eigen->isa != TFCC_ISA_GENERIC
+               ? ctx->ks->fc_eigen
+               : NULL;
   return fc_eigen_packed(ctx) ||
                  (ctx->scratch && ctx->scratch_bytes >= (size_t)tfcc_threadpool_size(ctx->pool) *
                                                             tfcc_fc_eigen_scratch_bytes(d->accum))
@@ -475,8 +478,8 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
       }
       const tfcc_fc_eigen_kernel *ek = fc_eigen_kernel(ctx, &d);
       if (ek)
-        tfcc_fc_eigen_run(ctx->pool, ek, &d, in->data, w->data, fc_eigen_packed(ctx), bd, lo, hi,
-                          out, ctx->scratch);
+        tfcc_fc_eigen_run(ctx->pool, ek, &d, tfcc_fc_eigen_is_gemv(&d), in->data, w->data,
+                          fc_eigen_packed(ctx), bd, lo, hi, out, ctx->scratch);
       else if (p->eigen_f32 && tfcc_fc_eigen_is_gemv(&d))
         tfcc_fc_f32_eigen_gemv(&d, in->data, w->data, bd, lo, hi, out);
       else if (p->eigen_f32)
@@ -536,7 +539,8 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
     return tfcc_xnn_fc_uses_nr2((int32_t)d.units) && !p->xnn_no_nr2 ? "xnn-f32-fc-nr2"
                                                                     : "xnn-f32-fc";
   const tfcc_f32_packed *pk = fc_f32_packed(ctx, &d);
-  if (!pk && p->eigen_f32 && tfcc_fc_eigen_is_gemv(&d)) return "ref-eigen-gemv";
+  if (!pk && p->eigen_f32 && tfcc_fc_eigen_is_gemv(&d))
+    return fc_eigen_kernel(ctx, &d) ? ctx->ks->fc_eigen->name : "ref-eigen-gemv";
   if (!pk && p->eigen_f32)
     return ctx->ks && ctx->ks->fc_eigen ? ctx->ks->fc_eigen->name : "ref-eigen-order";
   if (!pk) return "ref";

@@ -1511,27 +1511,27 @@ static void fc_eigen_case(int B, int K, int U, bool with_bias, float lo, float h
     if (!tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
     const size_t n = (size_t)B * (size_t)U;
     for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f; /* guard past the output */
-    k->fn(&d, x, w, NULL, with_bias ? bias : NULL, lo, hi, got, scratch, 0, U);
+    k->fn(&d, false, x, w, NULL, with_bias ? bias : NULL, lo, hi, got, scratch, 0, U);
     CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
            "%s B=%d K=%d U=%d bias=%d", k->name, B, K, U, (int)with_bias);
     /* in two unit ranges (the threaded driver's pieces), the second not on a panel boundary */
     for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
-    k->fn(&d, x, w, NULL, with_bias ? bias : NULL, lo, hi, got, scratch, U / 3, U);
-    k->fn(&d, x, w, NULL, with_bias ? bias : NULL, lo, hi, got, scratch, 0, U / 3);
+    k->fn(&d, false, x, w, NULL, with_bias ? bias : NULL, lo, hi, got, scratch, U / 3, U);
+    k->fn(&d, false, x, w, NULL, with_bias ? bias : NULL, lo, hi, got, scratch, 0, U / 3);
     CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
            "%s B=%d K=%d U=%d in two ranges", k->name, B, K, U);
     /* exact11: on the weights packed once (no scratch), whole and from a panel boundary, and
      * from a unit off the boundary (there the per-call transpose) */
     for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
-    k->fn(&d, x, w, wp, with_bias ? bias : NULL, lo, hi, got, NULL, 0, U);
+    k->fn(&d, false, x, w, wp, with_bias ? bias : NULL, lo, hi, got, NULL, 0, U);
     CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
            "%s B=%d K=%d U=%d on packed weights", k->name, B, K, U);
     const int32_t u16 = U / 32 * 16;
     for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
-    k->fn(&d, x, w, wp, with_bias ? bias : NULL, lo, hi, got, scratch, u16, U);
-    k->fn(&d, x, w, wp, with_bias ? bias : NULL, lo, hi, got, scratch, U / 3,
+    k->fn(&d, false, x, w, wp, with_bias ? bias : NULL, lo, hi, got, scratch, u16, U);
+    k->fn(&d, false, x, w, wp, with_bias ? bias : NULL, lo, hi, got, scratch, U / 3,
           u16 > U / 3 ? u16 : U / 3);
-    k->fn(&d, x, w, wp, with_bias ? bias : NULL, lo, hi, got, scratch, 0,
+    k->fn(&d, false, x, w, wp, with_bias ? bias : NULL, lo, hi, got, scratch, 0,
           U / 3 < u16 ? U / 3 : u16);
     CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
            "%s B=%d K=%d U=%d on packed weights in three ranges", k->name, B, K, U);
@@ -1544,6 +1544,92 @@ done:
   free(got);
   free(scratch);
   free(wp);
+}
+
+/* ref12: the GEMV order (gemv true) of every variant against the scalar tfcc_fc_f32_eigen_gemv,
+   bit for bit: one batch (the operator's case, on the weights packed once: four columns side by
+   side) and a few batches (the per-panel path, packed or transposed per call), depths not a
+   multiple of any vector width and past a GEBP block (1000: no depth blocks), units 1..40, whole
+   and in unit ranges; values over many binades, -0, +-inf and products that overflow. */
+static void fc_gemv_case(int B, int K, int U, bool with_bias, float lo, float hi) {
+  const tfcc_fc_dims d = {B, K, U};
+  const size_t n = (size_t)B * (size_t)U;
+  float *x = malloc((size_t)B * (size_t)K * sizeof(float));
+  float *w = malloc((size_t)U * (size_t)K * sizeof(float));
+  float *bias = malloc((size_t)U * sizeof(float)), *want = malloc(n * sizeof(float));
+  float *got = malloc((n + 16) * sizeof(float));
+  float *scratch = malloc(tfcc_fc_eigen_scratch_bytes(K) + 64);
+  float *wp = malloc((tfcc_fc_eigen_packed_floats(U, K) + 1) * sizeof(float));
+  if (!x || !w || !bias || !want || !got || !scratch || !wp) {
+    CHECK(!"fc_gemv_case memory");
+    goto done;
+  }
+  for (size_t i = 0; i < (size_t)B * (size_t)K; i++)
+    x[i] = frand(-2.0f, 2.0f) * (float)(1u << (rnd() % 12));
+  for (size_t i = 0; i < (size_t)U * (size_t)K; i++) w[i] = frand(-1.0f, 1.0f);
+  for (int i = 0; i < U; i++) bias[i] = frand(-4.0f, 4.0f);
+  if (K >= 7 && (B + K + U) % 3 == 0) { /* specials: -0, an infinity, an overflowing product */
+    x[0] = -0.0f, x[K - 1] = INFINITY, x[K / 2] = 3e38f;
+    w[K / 2] = 8.0f;
+  }
+  tfcc_fc_f32_eigen_gemv(&d, x, w, with_bias ? bias : NULL, lo, hi, want);
+  tfcc_fc_eigen_pack(w, U, K, wp);
+  const int32_t u16 = U / 32 * 16;
+  for (int i = 0; i < tfcc_fc_eigen_kernel_count(); i++) {
+    const tfcc_fc_eigen_kernel *k = tfcc_fc_eigen_kernel_at(i);
+    if (!tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+    const float *b = with_bias ? bias : NULL;
+    for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f; /* guard past the output */
+    k->fn(&d, true, x, w, wp, b, lo, hi, got, NULL, 0, U);
+    CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+           "%s gemv B=%d K=%d U=%d bias=%d on packed weights", k->name, B, K, U, (int)with_bias);
+    for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
+    k->fn(&d, true, x, w, NULL, b, lo, hi, got, scratch, 0, U);
+    CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+           "%s gemv B=%d K=%d U=%d transposed per call", k->name, B, K, U);
+    for (size_t j = 0; j < n + 16; j++)
+      got[j] = 1234.5f; /* packed from a panel boundary, and
+                                                             off one (the per-call transpose) */
+    k->fn(&d, true, x, w, wp, b, lo, hi, got, scratch, u16, U);
+    k->fn(&d, true, x, w, wp, b, lo, hi, got, scratch, U / 3, u16 > U / 3 ? u16 : U / 3);
+    k->fn(&d, true, x, w, wp, b, lo, hi, got, scratch, 0, U / 3 < u16 ? U / 3 : u16);
+    CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
+           "%s gemv B=%d K=%d U=%d in three ranges", k->name, B, K, U);
+  }
+done:
+  free(x), free(w), free(bias), free(want), free(got), free(scratch), free(wp);
+}
+
+static void test_fc_gemv(void) {
+  static const int ks[] = {1, 2, 3, 5, 7, 9, 15, 17, 31, 33, 63, 100, 257, 817, 1000};
+  int c = 0;
+  for (int U = 1; U <= 40; U++)
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++, c++) {
+      const bool relu = c % 3 == 1;
+      fc_gemv_case(1, ks[ki], U, c % 2 == 0, relu ? 0.0f : -INFINITY, relu ? 6.0f : INFINITY);
+    }
+  for (int B = 2; B <= 6; B++) /* several batches (one unit's GEMV shape too) */
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki += 3)
+      fc_gemv_case(B, ks[ki], 1 + (B * 7 + (int)ki) % 40, ki % 2 == 0, -INFINITY, INFINITY);
+  fc_gemv_case(1, 1000, 600, true, -INFINITY, INFINITY); /* the driver on 3 threads */
+  tfcc_threadpool *pool = NULL;
+  tfcc_err e;
+  CHECK(tfcc_threadpool_create(3, NULL, 0, &pool, &e) == TFCC_OK);
+  const tfcc_fc_dims d = {1, 1000, 600}; /* over the driver's inline limit (256 K MACs) */
+  float *x = malloc(1000 * sizeof(float)), *w = malloc(600 * 1000 * sizeof(float));
+  float *want = malloc(600 * sizeof(float)), *got = malloc(600 * sizeof(float));
+  float *wp = malloc(tfcc_fc_eigen_packed_floats(600, 1000) * sizeof(float));
+  if (pool && x && w && want && got && wp) {
+    for (int i = 0; i < 1000; i++) x[i] = frand(-2.0f, 2.0f);
+    for (int i = 0; i < 600 * 1000; i++) w[i] = frand(-1.0f, 1.0f);
+    tfcc_fc_f32_eigen_gemv(&d, x, w, NULL, -INFINITY, INFINITY, want);
+    tfcc_fc_eigen_pack(w, 600, 1000, wp);
+    const tfcc_fc_eigen_kernel *k = tfcc_fc_eigen_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
+    tfcc_fc_eigen_run(pool, k, &d, true, x, w, wp, NULL, -INFINITY, INFINITY, got, NULL);
+    CHECKF(memcmp(got, want, 600 * sizeof(float)) == 0, "%s gemv packed on 3 threads", k->name);
+  }
+  free(x), free(w), free(want), free(got), free(wp);
+  tfcc_threadpool_destroy(pool);
 }
 
 static void test_fc_eigen(void) {
@@ -1572,14 +1658,14 @@ static void test_fc_eigen(void) {
     for (int i = 0; i < 200 * 300; i++) w[i] = frand(-1.0f, 1.0f);
     tfcc_fc_f32_eigen(&d, x, w, NULL, -INFINITY, INFINITY, want);
     const tfcc_fc_eigen_kernel *k = tfcc_fc_eigen_select(tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
-    tfcc_fc_eigen_run(pool, k, &d, x, w, NULL, NULL, -INFINITY, INFINITY, got, scratch);
+    tfcc_fc_eigen_run(pool, k, &d, false, x, w, NULL, NULL, -INFINITY, INFINITY, got, scratch);
     CHECKF(memcmp(got, want, 9 * 200 * sizeof(float)) == 0, "%s on 3 threads", k->name);
     float *wp = malloc(tfcc_fc_eigen_packed_floats(200, 300) * sizeof(float));
     CHECK(wp);
     if (wp) { /* exact11: the packed weights, no scratch */
       tfcc_fc_eigen_pack(w, 200, 300, wp);
       memset(got, 0, 9 * 200 * sizeof(float));
-      tfcc_fc_eigen_run(pool, k, &d, x, w, wp, NULL, -INFINITY, INFINITY, got, NULL);
+      tfcc_fc_eigen_run(pool, k, &d, false, x, w, wp, NULL, -INFINITY, INFINITY, got, NULL);
       CHECKF(memcmp(got, want, 9 * 200 * sizeof(float)) == 0, "%s packed on 3 threads", k->name);
     }
     free(wp);
@@ -2292,6 +2378,7 @@ int main(void) {
   test_xnn_exp_points();
   test_schemes();
   test_fc_eigen();
+  test_fc_gemv();
   test_gemm();
   test_stream();
   test_vector_quantizers();

@@ -22,6 +22,7 @@ void tfcc_fc_eigen_pack(const float *w, int32_t units, int32_t accum, float *wp)
 typedef struct fe_job {
   const tfcc_fc_eigen_kernel *k;
   const tfcc_fc_dims *d;
+  bool gemv;
   const float *in, *w, *wp, *bias;
   float lo, hi;
   float *out, *scratch;
@@ -36,12 +37,12 @@ static void fe_task(void *ctx, size_t t, int thread) {
       j->scratch
           ? j->scratch + (size_t)thread * (tfcc_fc_eigen_scratch_bytes(j->d->accum) / sizeof(float))
           : NULL; /* packed weights (exact11) */
-  j->k->fn(j->d, j->in, j->w, j->wp, j->bias, j->lo, j->hi, j->out, scratch, u0, u1);
+  j->k->fn(j->d, j->gemv, j->in, j->w, j->wp, j->bias, j->lo, j->hi, j->out, scratch, u0, u1);
 }
 
 void tfcc_fc_eigen_run(struct tfcc_threadpool *pool, const tfcc_fc_eigen_kernel *k,
-                       const tfcc_fc_dims *d, const float *in, const float *w, const float *wp,
-                       const float *bias, float act_min, float act_max, float *out,
+                       const tfcc_fc_dims *d, bool gemv, const float *in, const float *w,
+                       const float *wp, const float *bias, float act_min, float act_max, float *out,
                        float *scratch) {
   if (d->batches <= 0 || d->units <= 0) return;
   const int32_t panels = (d->units + TFCC_FC_EIGEN_MAX_LANES - 1) / TFCC_FC_EIGEN_MAX_LANES;
@@ -49,10 +50,10 @@ void tfcc_fc_eigen_run(struct tfcc_threadpool *pool, const tfcc_fc_eigen_kernel 
   int32_t tasks = macs < 256 * 1024 ? 1 : tfcc_threadpool_size(pool);
   if (tasks > panels) tasks = panels;
   if (tasks <= 1) {
-    k->fn(d, in, w, wp, bias, act_min, act_max, out, scratch, 0, d->units);
+    k->fn(d, gemv, in, w, wp, bias, act_min, act_max, out, scratch, 0, d->units);
     return;
   }
   const int32_t per = (panels + tasks - 1) / tasks * TFCC_FC_EIGEN_MAX_LANES;
-  fe_job j = {k, d, in, w, wp, bias, act_min, act_max, out, scratch, per};
+  fe_job j = {k, d, gemv, in, w, wp, bias, act_min, act_max, out, scratch, per};
   tfcc_threadpool_run(pool, (size_t)((d->units + per - 1) / per), fe_task, &j);
 }

@@ -8,6 +8,7 @@
 #ifndef TFCC_KERNELS_HYBRID_FC_EIGEN_H
 #define TFCC_KERNELS_HYBRID_FC_EIGEN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,12 +25,14 @@ static inline size_t tfcc_fc_eigen_scratch_bytes(int32_t accum) {
 }
 
 /* out[b][u] = act(sum_k in[b][k] * w[u][k] + bias[u]) for the units [u_begin, u_end) of every
- * batch (weights [units, accum] row-major, bias may be NULL); scratch:
+ * batch (weights [units, accum] row-major, bias may be NULL). gemv (ref12): in the order of
+ * Eigen's matrix-vector product (tfcc_fc_f32_eigen_gemv: every batch one sum over the whole
+ * depth in order, no 4-batch groups, no depth blocks), else GEBP's (tfcc_fc_f32_eigen); scratch:
  * tfcc_fc_eigen_scratch_bytes(d->accum) bytes, float-aligned. A unit's result does not depend
  * on the range it is computed in. wp: w packed once by tfcc_fc_eigen_pack (exact11; read where
  * u_begin is a multiple of TFCC_FC_EIGEN_MAX_LANES, scratch then unused), or NULL: each panel
  * transposed into scratch per call. The same bits either way. */
-typedef void (*tfcc_fc_eigen_fn)(const tfcc_fc_dims *d, const float *in, const float *w,
+typedef void (*tfcc_fc_eigen_fn)(const tfcc_fc_dims *d, bool gemv, const float *in, const float *w,
                                  const float *wp, const float *bias, float act_min, float act_max,
                                  float *out, float *scratch, int32_t u_begin, int32_t u_end);
 
@@ -48,7 +51,7 @@ typedef struct tfcc_fc_eigen_kernel {
 TFCC_DISPATCH_TABLE_DECL(tfcc_fc_eigen, tfcc_fc_eigen_kernel);
 
 #define TFCC_FC_EIGEN_DECL(name) \
-  void name(const tfcc_fc_dims *d, const float *in, const float *w, const float *wp, \
+  void name(const tfcc_fc_dims *d, bool gemv, const float *in, const float *w, const float *wp, \
             const float *bias, float act_min, float act_max, float *out, float *scratch, \
             int32_t u_begin, int32_t u_end)
 TFCC_FC_EIGEN_DECL(tfcc_fc_eigen_avx512);
@@ -63,7 +66,8 @@ struct tfcc_threadpool;
  * thread its own scratch (scratch: tfcc_threadpool_size(pool) x
  * tfcc_fc_eigen_scratch_bytes(d->accum) bytes); small layers inline. */
 void tfcc_fc_eigen_run(struct tfcc_threadpool *pool, const tfcc_fc_eigen_kernel *k,
-                       const tfcc_fc_dims *d, const float *in, const float *w, const float *wp,
-                       const float *bias, float act_min, float act_max, float *out, float *scratch);
+                       const tfcc_fc_dims *d, bool gemv, const float *in, const float *w,
+                       const float *wp, const float *bias, float act_min, float act_max, float *out,
+                       float *scratch);
 
 #endif

@@ -23,6 +23,10 @@
 #define FE_CAT(a, b) FE_CAT2(a, b)
 #define FE_BLOCK FE_CAT(TFCC_FC_EIGEN_FN, _block)
 #define FE_ROWS FE_CAT(TFCC_FC_EIGEN_FN, _rows)
+#define FE_GEMV_COLS FE_CAT(TFCC_FC_EIGEN_FN, _gemv_cols)
+/* columns of one batch's GEMV side by side: enough independent sums to hide the add's latency
+   (a one-lane build has no lanes to spread over) */
+#define FE_GEMV_MAXC (F32V_N == 1 ? 8 : 4)
 
 /* The partial sums of nb batches (x: the first batch's row at the block's first k, rows xs
  * apart) over one depth block of len, wp: the panel at the block's first k. group: the
@@ -85,6 +89,41 @@ static inline __attribute__((always_inline)) void FE_ROWS(int nb, bool group, co
   }
 }
 
+/* ref12: one batch in the GEMV order on the packed panels: nc columns of F32V_N units from u0
+ * side by side (nc independent sums, each lane one unit's sum over the whole depth in order from
+ * 0, one product then one add a k), + bias, clamp, stored. A column lies inside one packed
+ * panel (F32V_N divides TFCC_FC_EIGEN_MAX_LANES), zero past the last unit. */
+static inline __attribute__((always_inline)) void FE_GEMV_COLS(int nc, const float *x, int32_t K,
+                                                               const float *wp, const float *bias,
+                                                               f32v vlo, f32v vhi, int32_t u0,
+                                                               int32_t U, float *out) {
+  const float *pw[8];
+  f32v acc[8];
+  for (int c = 0; c < nc; c++) {
+    const int32_t u = u0 + c * F32V_N;
+    pw[c] = wp + (size_t)(u / TFCC_FC_EIGEN_MAX_LANES) * TFCC_FC_EIGEN_MAX_LANES * (size_t)K +
+            (size_t)(u % TFCC_FC_EIGEN_MAX_LANES);
+    acc[c] = f32v_zero();
+  }
+  for (int32_t k = 0; k < K; k++) {
+    const f32v xv = f32v_set(x[k]);
+    for (int c = 0; c < nc; c++) {
+      const f32v p = f32v_mul(xv, f32v_ld(pw[c] + (size_t)k * TFCC_FC_EIGEN_MAX_LANES));
+      acc[c] = f32v_add(acc[c], p);
+    }
+  }
+  for (int c = 0; c < nc; c++) {
+    const int32_t u = u0 + c * F32V_N, nu = U - u < F32V_N ? U - u : F32V_N;
+    f32v bv = f32v_zero();
+    if (bias) bv = nu == F32V_N ? f32v_ld(bias + u) : f32v_ld_n(bias + u, (size_t)nu);
+    const f32v v = f32v_clamp(f32v_add(acc[c], bv), vlo, vhi);
+    if (nu == F32V_N)
+      f32v_st(out + u, v);
+    else
+      f32v_st_n(out + u, v, (size_t)nu);
+  }
+}
+
 TFCC_FC_EIGEN_DECL(TFCC_FC_EIGEN_FN) {
   const int32_t K = d->accum, U = u_end < d->units ? u_end : d->units, B = d->batches;
   if (B <= 0 || u_begin >= U) return;
@@ -97,9 +136,26 @@ TFCC_FC_EIGEN_DECL(TFCC_FC_EIGEN_FN) {
       }
     return;
   }
-  const int32_t kc = tfcc_fc_eigen_kc(K), groups = B - B % 4, rest = B - groups;
+  /* GEMV order (ref12): one depth block of K, every batch outside the 4-batch groups */
+  const int32_t kc = gemv ? K : tfcc_fc_eigen_kc(K), groups = gemv ? 0 : B - B % 4;
   if (u_begin % TFCC_FC_EIGEN_MAX_LANES) wp = NULL; /* a panel's lanes straddle two packed ones */
   const f32v vlo = f32v_set(act_min), vhi = f32v_set(act_max);
+  if (gemv && B == 1 && wp) { /* several columns at once: independent sums */
+    for (int32_t u0 = u_begin; u0 < U; u0 += FE_GEMV_MAXC * F32V_N) {
+      const int32_t left = (U - u0 + F32V_N - 1) / F32V_N;
+      switch (left < FE_GEMV_MAXC ? left : FE_GEMV_MAXC) {
+        case 8: FE_GEMV_COLS(8, in, K, wp, bias, vlo, vhi, u0, U, out); break;
+        case 7: FE_GEMV_COLS(7, in, K, wp, bias, vlo, vhi, u0, U, out); break;
+        case 6: FE_GEMV_COLS(6, in, K, wp, bias, vlo, vhi, u0, U, out); break;
+        case 5: FE_GEMV_COLS(5, in, K, wp, bias, vlo, vhi, u0, U, out); break;
+        case 4: FE_GEMV_COLS(4, in, K, wp, bias, vlo, vhi, u0, U, out); break;
+        case 3: FE_GEMV_COLS(3, in, K, wp, bias, vlo, vhi, u0, U, out); break;
+        case 2: FE_GEMV_COLS(2, in, K, wp, bias, vlo, vhi, u0, U, out); break;
+        default: FE_GEMV_COLS(1, in, K, wp, bias, vlo, vhi, u0, U, out); break;
+      }
+    }
+    return;
+  }
   for (int32_t u0 = u_begin; u0 < U; u0 += F32V_N) {
     const int32_t nu = U - u0 < F32V_N ? U - u0 : F32V_N;
     const float *pw = scratch; /* the panel as [k][lanes], ws floats a k */
@@ -123,11 +179,12 @@ TFCC_FC_EIGEN_DECL(TFCC_FC_EIGEN_FN) {
     if (bias) bv = nu == F32V_N ? f32v_ld(bias + u0) : f32v_ld_n(bias + u0, (size_t)nu);
     for (int32_t b0 = 0; b0 < groups; b0 += 4)
       FE_ROWS(4, true, d, in, pw, ws, kc, bv, vlo, vhi, b0, u0, nu, out);
-    switch (rest) {
-      case 3: FE_ROWS(3, false, d, in, pw, ws, kc, bv, vlo, vhi, groups, u0, nu, out); break;
-      case 2: FE_ROWS(2, false, d, in, pw, ws, kc, bv, vlo, vhi, groups, u0, nu, out); break;
-      case 1: FE_ROWS(1, false, d, in, pw, ws, kc, bv, vlo, vhi, groups, u0, nu, out); break;
-      default: break;
-    }
+    for (int32_t b0 = groups; b0 < B; b0 += 4) /* the batches past the groups (GEMV: all) */
+      switch (B - b0 < 4 ? B - b0 : 4) {
+        case 4: FE_ROWS(4, false, d, in, pw, ws, kc, bv, vlo, vhi, b0, u0, nu, out); break;
+        case 3: FE_ROWS(3, false, d, in, pw, ws, kc, bv, vlo, vhi, b0, u0, nu, out); break;
+        case 2: FE_ROWS(2, false, d, in, pw, ws, kc, bv, vlo, vhi, b0, u0, nu, out); break;
+        default: FE_ROWS(1, false, d, in, pw, ws, kc, bv, vlo, vhi, b0, u0, nu, out); break;
+      }
   }
 }
