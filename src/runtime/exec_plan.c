@@ -733,6 +733,7 @@ tfcc_status tfcc_exec_plan_add_memory(tfcc_exec_plan *p, const tfcc_exec_env *en
     tfcc_op_ctx *c = &p->nodes[e].ctx;
     c->err = err;
     c->rs = env->rs;
+    c->budget = env->rs ? &env->rs->budget : NULL; /* not the load's run state, long gone */
     c->pool = env->pool;
     c->log = env->log;
   }
