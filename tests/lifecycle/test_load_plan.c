@@ -134,6 +134,11 @@ static void check_model(tfcc_runtime *rt, const char *path, bool expect_handed) 
   CHECK(a->plan.arena_bytes == b->plan.arena_bytes && a->plan.arena_bytes == m->arena_bytes);
   CHECK(a->plan.n_nodes == b->plan.n_nodes && a->plan.persist_bytes == b->plan.persist_bytes);
   CHECK(a->plan.tables_wmem == b->plan.tables_wmem || !a->plan.tables_wmem);
+  /* every node reaches its own session's run state and budget, not the load's (gone) */
+  for (int32_t e = 0; e < a->plan.n_nodes; e++)
+    CHECKF(a->plan.nodes[e].ctx.rs == &a->rs && a->plan.nodes[e].ctx.budget == &a->rs.budget &&
+               d->plan.nodes[e].ctx.budget == &d->rs.budget,
+           "%s: node %d's run state / budget not its session's", path, (int)e);
   io_set ia, ib, ic, id;
   CHECK(io_make(a, &ia) && io_make(b, &ib) && io_make(c, &ic) && io_make(d, &id));
   CHECKF(run2(a, &ia), "%s: handed-on session runs", path);
