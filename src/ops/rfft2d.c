@@ -150,5 +150,29 @@ static const char *rfft2d_kernel(const tfcc_op_ctx *ctx) {
   return slices >= ROWS_MIN ? "rfft-rows" : "ref";
 }
 
-const tfcc_op_def tfcc_op_rfft2d = {
-    .name = OP, .init = init, .prepare = prepare, .eval = eval, .kernel = rfft2d_kernel};
+static int64_t log2_ceil(int64_t n) {
+  int64_t k = 0;
+  while (((int64_t)1 << k) < n) k++;
+  return k;
+}
+
+/* An estimate of the work (tfcc_op_info.macs, profiles, callers bounding a run): 4 real
+ * multiply-adds per radix-2 butterfly, fw / 2 log2(fw) butterflies in each of the fh rows and
+ * fh / 2 log2(fh) in each of the fw / 2 + 1 columns, per slice. */
+static int64_t rfft2d_macs(const tfcc_op_ctx *ctx) {
+  const tfcc_tensor *in = ctx->in[0];
+  if (ctx->n_in < 2 || !ctx->in[1] || !ctx->in[1]->data || in->rank < 2) return 0;
+  const int32_t *fl = (const int32_t *)ctx->in[1]->data;
+  const int64_t fh = fl[0], fw = fl[1];
+  int64_t slices = 1;
+  for (int32_t i = 0; i < in->rank - 2; i++) slices *= in->dims[i];
+  const int64_t per = fh * (fw / 2) * log2_ceil(fw) + (fw / 2 + 1) * (fh / 2) * log2_ceil(fh);
+  return 4 * slices * per;
+}
+
+const tfcc_op_def tfcc_op_rfft2d = {.name = OP,
+                                    .init = init,
+                                    .prepare = prepare,
+                                    .eval = eval,
+                                    .macs = rfft2d_macs,
+                                    .kernel = rfft2d_kernel};
