@@ -156,9 +156,19 @@ static int64_t log2_ceil(int64_t n) {
   return k;
 }
 
+/* Radix-2 butterflies of one complex transform of length n: (n / 2) log2(n) for a power of two;
+ * otherwise Bluestein's two transforms of the power of two m >= 2n - 1 (kernels/fft/fft.c). */
+static int64_t fft_butterflies(int64_t n) {
+  if (n <= 1) return 0;
+  const int64_t k = log2_ceil(n);
+  if (((int64_t)1 << k) == n) return n / 2 * k;
+  const int64_t km = log2_ceil(2 * n - 1);
+  return 2 * (((int64_t)1 << km) / 2 * km);
+}
+
 /* An estimate of the work (tfcc_op_info.macs, profiles, callers bounding a run): 4 real
- * multiply-adds per radix-2 butterfly, fw / 2 log2(fw) butterflies in each of the fh rows and
- * fh / 2 log2(fh) in each of the fw / 2 + 1 columns, per slice. */
+ * multiply-adds per radix-2 butterfly, a transform of fw in each of the fh rows and one of fh in
+ * each of the fw / 2 + 1 columns, per slice. */
 static int64_t rfft2d_macs(const tfcc_op_ctx *ctx) {
   const tfcc_tensor *in = ctx->in[0];
   if (ctx->n_in < 2 || !ctx->in[1] || !ctx->in[1]->data || in->rank < 2) return 0;
@@ -166,8 +176,7 @@ static int64_t rfft2d_macs(const tfcc_op_ctx *ctx) {
   const int64_t fh = fl[0], fw = fl[1];
   int64_t slices = 1;
   for (int32_t i = 0; i < in->rank - 2; i++) slices *= in->dims[i];
-  const int64_t per = fh * (fw / 2) * log2_ceil(fw) + (fw / 2 + 1) * (fh / 2) * log2_ceil(fh);
-  return 4 * slices * per;
+  return 4 * slices * (fh * fft_butterflies(fw) + (fw / 2 + 1) * fft_butterflies(fh));
 }
 
 const tfcc_op_def tfcc_op_rfft2d = {.name = OP,
