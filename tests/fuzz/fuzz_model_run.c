@@ -36,8 +36,9 @@
 #define INPUT_LIMIT (16u << 20) /* bytes of all inputs together */
 #define RUN_TIMEOUT_US 200000   /* per run */
 /* Multiply-adds a run may take (tfcc_op_info.macs at the file's shapes): one operator's work
- * has no deadline check inside it, and a 1 KB file may ask for an RFFT2D of 2^21 x 2 per slice
- * (19 s CPU under ASan, 90 M multiply-adds; a run over the limit is skipped, its session still created) */
+ * has no deadline check inside it, and a 1 KB file may ask for an RFFT2D of 617 M (a length not
+ * a power of two on 2^18 rows: 19 s CPU under ASan). A run over the limit is skipped; its
+ * session is still created. */
 #define RUN_MACS_LIMIT 50000000ll
 
 static tfcc_runtime *g_rt;
