@@ -607,7 +607,9 @@ typedef struct tfcc_session_options {
                         creating the session (or resizing its inputs) fails with
                         TFCC_ERR_NO_MEMORY naming both figures, before anything is allocated
                         or zeroed: a server handed a model that asks for gigabytes refuses it
-                        at once. 0 (the default): no limit */
+                        at once. Dynamic tensors (sized by the data while running) count
+                        too: a run whose tensor would pass the limit fails with
+                        TFCC_ERR_NO_MEMORY naming it. 0 (the default): no limit */
 } tfcc_session_options;
 
 TFCC_API void tfcc_session_options_default(tfcc_session_options *opts);

@@ -162,6 +162,22 @@ static tfcc_status dyn_reserve(tfcc_exec_plan *p, void **mem, size_t *cap, size_
   size_t want = *cap + *cap / 2;
   if (want < bytes) want = bytes;
   want = round_up(want ? want : 1, TFCC_ARENA_ALIGN);
+  if (p->max_memory) { /* the session's limit holds for memory sized by the data too */
+    const size_t held = p->arena_bytes + p->variables_bytes + p->dyn_bytes - *cap;
+    if (bytes > p->max_memory || held > p->max_memory - bytes) {
+      if (tensor >= 0)
+        return tfcc_err_set(err, TFCC_ERR_NO_MEMORY,
+                            "dynamic tensor %d needs %zu bytes, over what the session's limit "
+                            "of %zu bytes (max_memory) leaves beside the %zu it holds",
+                            (int)tensor, bytes, p->max_memory, held);
+      return tfcc_err_set(err, TFCC_ERR_NO_MEMORY,
+                          "scratch of %zu bytes, over what the session's limit of %zu bytes "
+                          "(max_memory) leaves beside the %zu it holds",
+                          bytes, p->max_memory, held);
+    }
+    if (held > p->max_memory - want)
+      want = round_up(bytes, TFCC_ARENA_ALIGN); /* no growth past it */
+  }
   void *m = aligned_alloc(TFCC_ARENA_ALIGN, want);
   if (!m) {
     if (tensor >= 0)
@@ -555,6 +571,7 @@ static tfcc_status plan_memory(plan_build *b) {
   const tfcc_ir_subgraph *sg = p->sg;
   tfcc_status st;
   const size_t limit = b->env->max_memory;
+  p->max_memory = limit;
   if (limit && (p->arena_bytes > limit || p->variables_bytes > limit - p->arena_bytes))
     return tfcc_err_set(b->err, TFCC_ERR_NO_MEMORY,
                         "subgraph %d needs %zu bytes (arena %zu + variable tensors %zu), over "

@@ -79,6 +79,7 @@ typedef struct tfcc_exec_plan {
   tfcc_dyn_buf *dyn;
   size_t dyn_bytes;   /* bytes currently held for dynamic tensors and their scratch, and by
                          operators for outputs they size themselves (op->dynamic_bytes) */
+  size_t max_memory;  /* env.max_memory: arena + variables + dynamic bytes; 0: no limit */
   int32_t subgraph;   /* index of sg in graph */
   int32_t n_stateful; /* nodes with operator state (subgraph plans) */
   /* built without memory with env.keep_layout: the arena layout that

@@ -74,6 +74,36 @@ int main(void) {
     s = NULL;
     tfcc_model_release(lm);
   }
+  /* ... and for memory sized by the data: a dynamic tensor that would pass the limit fails the
+   * run with its figures; the session runs smaller shapes afterwards (fuzz_model_run, stop 51:
+   * RANDOM_UNIFORM of a shape read from the input, 22 s under ASan) */
+  {
+    char dpath[4096];
+    snprintf(dpath, sizeof dpath, "%s/tests/ops/conformance/random_uniform_f32_dyn_shape.tflite",
+             tfcc_test_source_dir());
+    tfcc_model *dm = NULL;
+    CHECKF(tfcc_model_load_file(rt, dpath, NULL, &dm) == TFCC_OK, "%s", tfcc_last_error());
+    tfcc_session_options so;
+    tfcc_session_options_default(&so);
+    so.max_memory = 1 << 20;
+    tfcc_session *ds = NULL;
+    CHECK(dm && tfcc_session_create(dm, &so, &ds) == TFCC_OK && ds);
+    const int32_t shapes[3][2] = {{2, 9}, {1024, 1024}, {3, 5}};
+    const tfcc_status want[3] = {TFCC_OK, TFCC_ERR_NO_MEMORY, TFCC_OK};
+    for (int k = 0; ds && k < 3; k++) {
+      CHECK(tfcc_session_set_input(ds, 0, shapes[k], sizeof shapes[k]) == TFCC_OK);
+      const tfcc_status st = tfcc_session_invoke(ds);
+      CHECKF(st == want[k], "dynamic %dx%d: %s (%s)", (int)shapes[k][0], (int)shapes[k][1],
+             tfcc_status_str(st), tfcc_session_last_error(ds));
+      if (want[k] != TFCC_OK)
+        CHECKF(strstr(tfcc_session_last_error(ds),
+                      "needs 4194304 bytes, over what the "
+                      "session's limit of 1048576 bytes"),
+               "%s", tfcc_session_last_error(ds));
+    }
+    tfcc_session_destroy(ds);
+    tfcc_model_release(dm);
+  }
   CHECK(tfcc_session_create(m, NULL, &s) == TFCC_OK);
   tfcc_model_release(m); /* the session keeps it alive */
   tfcc_tensor_info a, b, o;
