@@ -10,9 +10,11 @@
 #      dispatch capped at each level below this CPU's best (TFCC_ISA=generic, sse4, avx2, ...).
 #   3. aarch64: the library and the NEON kernel tests cross-compiled, run under qemu-aarch64.
 #   4. sanitizers: clang build with ASan + UBSan and every ctest test again.
-#   5. fuzzing (libFuzzer, from the ASan build): model reader 45 s, encrypted-container parser
-#      20 s, tfcc serve's request parsers 20 s, the packed-weights cache reader 20 s, the
-#      whole load / plan / run path on mutated models (fuzz_model_run) 30 s.
+#   5. fuzzing (libFuzzer, from the ASan build): model reader, encrypted-container parser,
+#      tfcc serve's request parsers, the packed-weights cache reader and the whole load / plan /
+#      run path on mutated models (fuzz_model_run), each a fixed number of inputs (about 45, 20,
+#      20, 20 and 30 s here) from a seed taken from the commit: the same commit fuzzes the same
+#      inputs on any machine, so a find can be reproduced, and every commit fuzzes new ones.
 #   6. WebAssembly: scripts/build-wasm.sh (Emscripten from apt when missing; skipped when it cannot
 #      be had), the Node tests of the npm package tfcc-wasm and its headless-Chromium page test
 #      (chromium from apt when missing; ctest in build-wasm/), and the threads build's Node test
@@ -23,7 +25,8 @@
 #      lock-order report fails it.
 # Each stage prints a line or two; its whole output goes to build/logs/<stage>.log, and when a
 # stage fails the end of its log is printed. TFCC_TEST_VERBOSE=1 prints everything instead;
-# TFCC_FUZZ_SECONDS=0 skips fuzzing (or sets every target's time); TFCC_SHARED_DIR points at the
+# TFCC_FUZZ_SECONDS=0 skips fuzzing (or N runs every target for N seconds instead of its count of
+# inputs); TFCC_FUZZ_SEED=N fuzzes from another seed (0: libFuzzer's own random one); TFCC_SHARED_DIR points at the
 # shared models (default ../shared); TFCC_TEST_STAGES="1 4" runs only those stages (a later
 # stage uses what an earlier one built: stage 2 needs build/, stage 5 build-asan/).
 set -euo pipefail
@@ -133,32 +136,44 @@ fi
 if want 5; then
 echo "== 5. fuzzing (libFuzzer, ASan + UBSan)"
 fz=build-asan/tests/fuzz
-# fuzz NAME SECONDS CORPUS [libFuzzer options]
+# The seed: TFCC_FUZZ_SEED, else the commit's first 7 hex digits (1 outside a git checkout).
+# libFuzzer given the same binary, corpus (tests/fuzz/make_corpus.sh), seed and count of inputs
+# runs the same inputs, so a CI find is reproduced by this stage on a fresh clone of its commit.
+fuzz_seed=${TFCC_FUZZ_SEED:-}
+if [ -z "$fuzz_seed" ]; then
+  head_hex=$(git rev-parse --short=7 HEAD 2>/dev/null || true)
+  fuzz_seed=$([[ $head_hex =~ ^[0-9a-f]{7}$ ]] && echo $((16#$head_hex)) || echo 1)
+fi
+# fuzz NAME INPUTS SECONDS CORPUS [libFuzzer options]: INPUTS inputs (SECONDS is about their
+# time here; twice it bounds a slower machine), or TFCC_FUZZ_SECONDS seconds when that is set
 fuzz() {
-  local name=$1 secs=$2 corpus=$3
-  shift 3
+  local name=$1 inputs=$2 secs=$3 corpus=$4
+  shift 4
   if [ ! -x "$fz/$name" ]; then
     echo "   $name: not built (needs clang$([ "$name" = fuzz_crypto_container ] && echo ' and OpenSSL'))"
     return
   fi
+  local limit=(-runs="$inputs" -max_total_time=$((2 * secs)))
+  [ -n "$fuzz_secs" ] && limit=(-max_total_time="$fuzz_secs")
   mkdir -p "$corpus" "$fz/artifacts"
-  stage "$name" "$fz/$name" -max_total_time="$secs" -timeout=10 -print_final_stats=1 \
+  stage "$name" "$fz/$name" "${limit[@]}" -seed="$fuzz_seed" -timeout=10 -print_final_stats=1 \
     -artifact_prefix="$fz/artifacts/$name-" "$@" "$corpus"
   local runs
   runs=$(sed -n 's/^stat::number_of_executed_runs: *//p; s/^Done \([0-9]*\) runs.*/\1/p' "$logs/$name.log" | tail -1)
   echo "   $name: ${runs:-?} inputs in $STAGE_SECONDS s, no crash, leak or UB"
 }
-secs=${TFCC_FUZZ_SECONDS:-}
-if [ "$secs" = 0 ]; then
+fuzz_secs=${TFCC_FUZZ_SECONDS:-}
+if [ "$fuzz_secs" = 0 ]; then
   echo "   skipped (TFCC_FUZZ_SECONDS=0)"
 else
+  echo "   seed $fuzz_seed (TFCC_FUZZ_SEED=$fuzz_seed repeats these inputs)"
   stage fuzz-corpus sh tests/fuzz/make_corpus.sh build-asan "$shared"
-  fuzz fuzz_tflite_reader "${secs:-45}" "$fz/corpus" -max_len=65536
-  fuzz fuzz_crypto_container "${secs:-20}" "$fz/corpus_crypto" -max_len=65536
-  fuzz fuzz_serve_request "${secs:-20}" "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
-  fuzz fuzz_weights_cache "${secs:-20}" "$fz/corpus_wcache" -max_len=1048576
+  fuzz fuzz_tflite_reader 1600000 45 "$fz/corpus" -max_len=65536
+  fuzz fuzz_crypto_container 1000000 20 "$fz/corpus_crypto" -max_len=65536
+  fuzz fuzz_serve_request 50000 20 "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
+  fuzz fuzz_weights_cache 2500 20 "$fz/corpus_wcache" -max_len=1048576
   # the whole load / plan / run path on mutated models (tests/fuzz/fuzz_model_run.c)
-  fuzz fuzz_model_run "${secs:-30}" "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
+  fuzz fuzz_model_run 400000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
     -malloc_limit_mb=1000000
 fi
 fi

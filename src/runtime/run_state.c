@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 tfcc_status tfcc_run_state_init(tfcc_run_state *rs, const tfcc_graph *g, int32_t n_vars,
                                 const tfcc_exec_env *env, bool with_memory, tfcc_err *err) {

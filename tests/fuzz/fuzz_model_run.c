@@ -7,9 +7,9 @@
  * (creating it must still be safe), and every run has a deadline (WHILE loops that never end;
  * operators with long loops of their own check it too).
  *
- * In scripts/test.sh's fuzzing stage (30 s from tests/fuzz/make_corpus.sh's corpus_run) since
- * stop 48, when two consecutive rounds of 2 x 5 minutes on the evolved corpus came back clean.
- * Its finds, all fixed: SCATTER_ND /
+ * In scripts/test.sh's fuzzing stage (400,000 inputs from tests/fuzz/make_corpus.sh's
+ * corpus_run) since stop 48, when two consecutive rounds of 2 x 5 minutes on the evolved corpus
+ * came back clean. Its finds, all fixed: SCATTER_ND /
  * SPACE_TO_BATCH_ND on empty tensors at NULL, CONV_2D with 0 input channels dividing by zero,
  * unbounded load-time folding, int overflow of fused-activation bounds, float-to-integer
  * conversions of infinite / NaN / huge scale ratios (kernels/ref/quant_util.h) and of NaN
@@ -22,8 +22,10 @@
  * O(n k) insertion went to a heap with it); stop 51: a bool byte 28 read as C bool
  * (STABLEHLO_AND), a hybrid time-major BIDIRECTIONAL_SEQUENCE_RNN's n_time passes over a
  * 196,608-step input (now under the run's deadline), pooling of an empty output over 33 M
- * batches, RESIZE of a zero-height image, an RFFT2D of 2^21 rows (the multiply-add limit).
- * Run by hand:
+ * batches, RESIZE of a zero-height image, an RFFT2D of 2^21 rows (the multiply-add limit);
+ * stop 52 (found by CI): a TRANSPOSE_CONV whose input rows times stride passed int32
+ * (conv_common.c, tfcc_conv_geom_fits). Stage 5 runs a fixed count of inputs from a seed taken
+ * from the commit (scripts/test.sh), so CI's finds can be reproduced. Run by hand:
  *   build-asan/tests/fuzz/fuzz_model_run -max_total_time=300 -timeout=20 -rss_limit_mb=3072 \
  *     -malloc_limit_mb=1000000 -max_len=65536 build-asan/tests/fuzz/corpus_run */
 #include <stdint.h>
