@@ -138,7 +138,8 @@ echo "== 5. fuzzing (libFuzzer, ASan + UBSan)"
 fz=build-asan/tests/fuzz
 # The seed: TFCC_FUZZ_SEED, else the commit's first 7 hex digits (1 outside a git checkout).
 # libFuzzer given the same binary, corpus (tests/fuzz/make_corpus.sh), seed and count of inputs
-# runs the same inputs, so a CI find is reproduced by this stage on a fresh clone of its commit.
+# runs the same inputs, so a CI find is reproduced by this stage on a fresh clone of its commit
+# (but fuzz_crypto_container: its seeds are encrypted afresh, with new random nonces, each time).
 fuzz_seed=${TFCC_FUZZ_SEED:-}
 if [ -z "$fuzz_seed" ]; then
   head_hex=$(git rev-parse --short=7 HEAD 2>/dev/null || true)
@@ -156,7 +157,9 @@ fuzz() {
   local limit=(-runs="$inputs" -max_total_time=$((2 * secs)))
   [ -n "$fuzz_secs" ] && limit=(-max_total_time="$fuzz_secs")
   mkdir -p "$corpus" "$fz/artifacts"
-  stage "$name" "$fz/$name" "${limit[@]}" -seed="$fuzz_seed" -timeout=10 -print_final_stats=1 \
+  # -reload=0: libFuzzer otherwise re-reads the corpus folder every second, which makes the
+  # inputs depend on the machine's speed
+  stage "$name" "$fz/$name" "${limit[@]}" -seed="$fuzz_seed" -reload=0 -timeout=10 -print_final_stats=1 \
     -artifact_prefix="$fz/artifacts/$name-" "$@" "$corpus"
   local runs
   runs=$(sed -n 's/^stat::number_of_executed_runs: *//p; s/^Done \([0-9]*\) runs.*/\1/p' "$logs/$name.log" | tail -1)
