@@ -14,7 +14,8 @@
 #      tfcc serve's request parsers, the packed-weights cache reader and the whole load / plan /
 #      run path on mutated models (fuzz_model_run), each a fixed number of inputs (about 45, 20,
 #      20, 20 and 30 s here) from a seed taken from the commit: the same commit fuzzes the same
-#      inputs on any machine, so a find can be reproduced, and every commit fuzzes new ones.
+#      inputs on any machine with the same CPU features (they choose the kernels), so a find can
+#      be reproduced, and every commit fuzzes new ones.
 #   6. WebAssembly: scripts/build-wasm.sh (Emscripten from apt when missing; skipped when it cannot
 #      be had), the Node tests of the npm package tfcc-wasm and its headless-Chromium page test
 #      (chromium from apt when missing; ctest in build-wasm/), and the threads build's Node test
