@@ -15,6 +15,7 @@ int main(void) {
   return TFCC_TEST_SKIP;
 }
 #else
+#include "lifecycle_util.h"
 #include "tfcc/tfcc_crypto.h"
 
 static uint8_t g_key[32];
@@ -24,13 +25,6 @@ static tfcc_status key_cb(void *user, const char *key_id, uint8_t key[32]) {
   if (strcmp(key_id, "unit-key-7") != 0) return TFCC_ERR_NOT_FOUND;
   memcpy(key, g_key, 32);
   return TFCC_OK;
-}
-
-static int write_file(const char *path, const void *d, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return -1;
-  size_t w = fwrite(d, 1, n, f);
-  return fclose(f) == 0 && w == n ? 0 : -1;
 }
 
 int main(void) {
@@ -44,7 +38,7 @@ int main(void) {
   for (int i = 0; i < 32; i++) g_key[i] = (uint8_t)(i * 29 + 3);
   char hex[65];
   for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", g_key[i]);
-  CHECK(write_file(keyf, hex, 64) == 0);
+  CHECK(lc_write_file(keyf, hex, 64));
   setenv("TFCC_TEST_MODEL_KEY", hex, 1);
 
   size_t plain_n = 0;
@@ -121,7 +115,7 @@ int main(void) {
 
   /* An empty plaintext round trips (no zero-byte mapping); a directory is refused by name. */
   {
-    CHECK(write_file(tmp, "", 0) == 0);
+    CHECK(lc_write_file(tmp, "", 0));
     char enc0[600];
     snprintf(enc0, sizeof enc0, "%s.empty.tfcce", tmp);
     CHECK(tfcc_crypto_encrypt_file(tmp, enc0, &sources[3], NULL) == TFCC_OK);
@@ -157,7 +151,7 @@ int main(void) {
     size_t n = 7;
     if (tfcc_crypto_decrypt_buffer(encd, len, &kb, &p, &n) == TFCC_OK || p || n) bad_ok++;
   }
-  CHECK(write_file(tmp, encd, enc_n - 1) == 0);
+  CHECK(lc_write_file(tmp, encd, enc_n - 1));
   CHECK(tfcc_model_load_encrypted(rt, tmp, &kb, NULL, &m) == TFCC_ERR_INTEGRITY && m == NULL);
   CHECKF(strstr(tfcc_crypto_last_error(), "truncated") != NULL, "%s", tfcc_crypto_last_error());
   for (size_t i = 0; i < enc_n; i++) {
@@ -175,7 +169,7 @@ int main(void) {
   }
   CHECK(bad_ok == 0);
   encd[enc_n / 2] ^= 0x10;
-  CHECK(write_file(tmp, encd, enc_n) == 0);
+  CHECK(lc_write_file(tmp, encd, enc_n));
   CHECK(tfcc_model_load_encrypted(rt, tmp, &kb, NULL, &m) == TFCC_ERR_INTEGRITY && m == NULL);
   CHECKF(strstr(tfcc_crypto_last_error(), "modified") != NULL, "%s", tfcc_crypto_last_error());
 

@@ -17,13 +17,6 @@
 
 static char g_path_a[512], g_path_b[512];
 
-static int write_file(const char *path, const void *d, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return -1;
-  size_t w = fwrite(d, 1, n, f);
-  return fclose(f) == 0 && w == n ? 0 : -1;
-}
-
 typedef struct model_case {
   const char *name;
   uint8_t *a, *b;
@@ -160,7 +153,7 @@ static void test_integrity(tfcc_runtime *rt, model_case *c) {
   g_hook_case = c;
   tfcc_weights_test_hook = hook;
   for (g_hook_mode = 1; g_hook_mode <= 2; g_hook_mode++) {
-    CHECK(write_file(path, c->b, c->size) == 0);
+    CHECK(lc_write_file(path, c->b, c->size));
     tfcc_status st = tfcc_model_update_weights(m, path);
     CHECKF(st == TFCC_ERR_INTEGRITY, "mode %d: %s", g_hook_mode, tfcc_status_str(st));
     CHECKF(strstr(tfcc_last_error(), "renam") != NULL, "message: %s", tfcc_last_error());
@@ -430,7 +423,7 @@ int main(void) {
              (int)getpid());
     snprintf(g_path_b, sizeof g_path_b, "%s/hot_update_%d_b.tflite", tmp ? tmp : "/tmp",
              (int)getpid());
-    CHECK(write_file(g_path_a, c.a, c.size) == 0 && write_file(g_path_b, c.b, c.size) == 0);
+    CHECK(lc_write_file(g_path_a, c.a, c.size) && lc_write_file(g_path_b, c.b, c.size));
     test_basic(rt, &c);
     test_mismatch(rt, &c, others[i]);
     test_integrity(rt, &c);

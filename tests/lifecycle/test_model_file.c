@@ -27,6 +27,7 @@
 #include "format/tflite_reader.h"
 #include "npy_load.h"
 #include "test_harness.h"
+#include "lifecycle_util.h"
 
 #define MAX_IO 4
 
@@ -38,13 +39,6 @@ typedef struct io_case {
 } io_case;
 
 static char g_tmp[512];
-
-static int write_file(const char *path, const void *d, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return -1;
-  size_t w = fwrite(d, 1, n, f);
-  return fclose(f) == 0 && w == n ? 0 : -1;
-}
 
 /* Conformance case tests/ops/conformance/NAME.{tflite,inK.npy,outK.npy}. */
 static int conformance_case(io_case *c, const char *name) {
@@ -185,7 +179,7 @@ static void test_truncate_while_loaded(tfcc_runtime *rt, const io_case *c) {
   uint8_t *bytes = tfcc_test_read_file(c->model, &size);
   CHECKF(bytes != NULL, "%s: cannot read", c->model);
   if (!bytes) return;
-  CHECK(write_file(g_tmp, bytes, size) == 0);
+  CHECK(lc_write_file(g_tmp, bytes, size));
   tfcc_model *m = NULL;
   tfcc_status st = tfcc_model_load_file(rt, g_tmp, NULL, &m);
   CHECKF(st == TFCC_OK, "%s: %s", c->label, tfcc_last_error());
@@ -228,7 +222,7 @@ static void test_truncate_while_loaded(tfcc_runtime *rt, const io_case *c) {
   tfcc_model_release(m);
 
   /* Declared immutable: mapped, zero-copy, same results. */
-  CHECK(write_file(g_tmp, bytes, size) == 0);
+  CHECK(lc_write_file(g_tmp, bytes, size));
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   mo.file_immutable = 1;
@@ -366,7 +360,7 @@ static void test_rewrite_races(tfcc_runtime *rt, const io_case *c, int iteration
   outs out_a, out_b;
   CHECK(outputs_of(rt, a, size, c, &out_a) == 0 && outputs_of(rt, b, size, c, &out_b) == 0);
   CHECKF(!outs_equal(&out_a, &out_b), "%s: the variant gives the same output", c->label);
-  CHECK(write_file(g_tmp, a, size) == 0);
+  CHECK(lc_write_file(g_tmp, a, size));
 
   /* 1. Loads while the file is rewritten. */
   rewriter wr = {.path = g_tmp, .a = a, .b = b, .size = size};
@@ -400,7 +394,7 @@ static void test_rewrite_races(tfcc_runtime *rt, const io_case *c, int iteration
           c->label, iterations, wr.rewrites, ok, refused);
 
   /* 2. Hot updates from the served file while it is rewritten, runs going on. */
-  CHECK(write_file(g_tmp, a, size) == 0);
+  CHECK(lc_write_file(g_tmp, a, size));
   tfcc_model *m = NULL;
   CHECK(tfcc_model_load_file(rt, g_tmp, NULL, &m) == TFCC_OK);
   if (!m) goto out;
@@ -445,7 +439,7 @@ static void test_rewrite_races(tfcc_runtime *rt, const io_case *c, int iteration
       "%s: %d updates during %ld in-place rewrites: %ld published, %ld refused cleanly; %ld runs\n",
       c->label, iterations, wr.rewrites, ok, refused, runs);
   /* A final update from a complete file works. */
-  CHECK(write_file(g_tmp, b, size) == 0);
+  CHECK(lc_write_file(g_tmp, b, size));
   CHECKF(tfcc_model_update_weights(m, g_tmp) == TFCC_OK, "%s", tfcc_last_error());
   tfcc_session *s = NULL;
   outs o;
