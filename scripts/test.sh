@@ -12,8 +12,9 @@
 #   4. sanitizers: clang build with ASan + UBSan and every ctest test again.
 #   5. fuzzing (libFuzzer, from the ASan build): model reader, encrypted-container parser,
 #      tfcc serve's request parsers, the packed-weights cache reader and the whole load / plan /
-#      run path on mutated models (fuzz_model_run), each a fixed number of inputs (about 45, 20,
-#      20, 20 and 30 s here) from a seed taken from the commit: the same commit fuzzes the same
+#      run path on mutated models (fuzz_model_run), each a fixed number of inputs (about as many
+#      as CI's machine ran in 45, 20, 20, 20 and 30 s when they were timed) from a seed taken
+#      from the commit: the same commit fuzzes the same
 #      inputs on any machine with the same CPU features (they choose the kernels), so a find can
 #      be reproduced, and every commit fuzzes new ones.
 #   6. WebAssembly: scripts/build-wasm.sh (Emscripten from apt when missing; skipped when it cannot
@@ -172,12 +173,12 @@ if [ "$fuzz_secs" = 0 ]; then
 else
   echo "   seed $fuzz_seed (TFCC_FUZZ_SEED=$fuzz_seed repeats these inputs)"
   stage fuzz-corpus sh tests/fuzz/make_corpus.sh build-asan "$shared"
-  fuzz fuzz_tflite_reader 1600000 45 "$fz/corpus" -max_len=65536
-  fuzz fuzz_crypto_container 1000000 20 "$fz/corpus_crypto" -max_len=65536
-  fuzz fuzz_serve_request 50000 20 "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
-  fuzz fuzz_weights_cache 2500 20 "$fz/corpus_wcache" -max_len=1048576
+  fuzz fuzz_tflite_reader 2300000 45 "$fz/corpus" -max_len=65536
+  fuzz fuzz_crypto_container 1800000 20 "$fz/corpus_crypto" -max_len=65536
+  fuzz fuzz_serve_request 60000 20 "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
+  fuzz fuzz_weights_cache 5000 20 "$fz/corpus_wcache" -max_len=1048576
   # the whole load / plan / run path on mutated models (tests/fuzz/fuzz_model_run.c)
-  fuzz fuzz_model_run 400000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
+  fuzz fuzz_model_run 500000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
     -malloc_limit_mb=1000000
 fi
 fi
