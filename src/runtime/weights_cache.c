@@ -139,16 +139,18 @@ static tfcc_wc_kept_map *read_kept(int fd, uint64_t file_bytes, const uint8_t *t
                                    uint32_t n_blocks, uint64_t src_size, size_t *n);
 
 /* A cache file whose pages the page cache dropped (a reboot, memory pressure, another
- * program's drop) and that the peek's read(2)s below read back in would be in the small folios
- * of read(2)'s readahead there, and the first run's faults left the spans after them in small
- * folios too (the kernel's readahead after a part read in whole): every later process's first
- * run then took a fault per 64 KiB (MobileNetV2 f32: 157 faults instead of 12, its first run
- * 2-2.5 x a later one; bench/README.md "first18"). So when the file's first page is not
- * resident, its header is read through a MADV_HUGEPAGE mapping, as map_file maps it, and when
- * it is a cache file of this version, every whole 2 MiB span of it is read in the same way:
- * one 2 MiB folio each, one fault each for every later process. The first
- * run would read those pages anyway (the packed weights are most of the file); a resident file
- * costs a mapping and one mincore. */
+ * program's drop) was read back in by the peek's read(2)s below, in the small folios of
+ * read(2)'s readahead, and the spans the first run then faulted in through the MADV_HUGEPAGE
+ * mapping came back partly small too: every later process's first run took a fault per
+ * 64 KiB there (MobileNetV2 f32: 55 faults instead of 12, ResNet-50 f32 421 instead of 56; the
+ * first run 1.5-2.5 x a later one; bench/README.md "first18"). Reading only the first span
+ * through such a mapping made it worse. So when the file's first page is not resident, its
+ * header is read through a MADV_HUGEPAGE mapping, as map_file maps it, and when it is a cache
+ * file of this version and length, a byte of every whole 2 MiB span: one 2 MiB folio each,
+ * one fault per span for every later process. The first run would read those pages anyway
+ * (the packed weights are most of the file); a resident file costs a mapping and one mincore.
+ * The file is read through the mapping only inside the length fstat gave: a cache file is
+ * replaced by rename, never truncated in place (map_file's mapping is read the same way). */
 static void prime_file(int fd, uint64_t file_bytes) {
 #if defined(__linux__) && !defined(__EMSCRIPTEN__) && defined(MADV_HUGEPAGE)
   if (file_bytes < TFCC_SPAN_BYTES || file_bytes > SIZE_MAX) return;
