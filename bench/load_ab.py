@@ -8,7 +8,10 @@ settings, interleaved round by round (one process per cell), medians printed as 
 
 Extra `tfcc bench` flags after `--` (default: --threads 1 --runs 200 --json --profile-runs 0).
 --cache DIR adds rows with a weights cache: the first load writes DIR/NAME.wc ("write"), the
-next ones map it ("warm"). "floor" is the issue's weights + arena + 8 MiB (file constants +
+next ones map it ("warm"). --evict adds two more: "drop", a load right after the cache file's
+pages were dropped from the page cache (posix_fadvise DONTNEED: as after a reboot or memory
+pressure), and "dropped", the next process, which finds the file as "drop" read it back in
+(bench/README.md "first18"). "floor" is the issue's weights + arena + 8 MiB (file constants +
 arena_bytes + 8 MiB). first/p50 is the first run's wall time over the timed runs' median
 (issue 18's point 5: <= 1.3), p99/p50 the timed runs' tail; faults are the process's page faults
 over the load and over the first run (medians). --pretouch MB touches and frees MB of huge pages before every cell,
@@ -43,6 +46,15 @@ def pretouch(mb):
     subprocess.run([sys.executable, "-c", PRETOUCH, str(mb)], check=True)
 
 
+def evict(path):
+    """Drops a file's pages from the page cache (clean pages mapped by no process)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
 def run(tfcc, model, env_kv, extra, cache):
     if "@" in tfcc:  # setting NAME@DIR: DIR/tfcc with DIR's libraries
         d = tfcc.split("@", 1)[1]
@@ -74,6 +86,9 @@ def main():
     ap.add_argument("--cache", help="directory for weights-cache rows")
     ap.add_argument("--pretouch", type=int, default=0, metavar="MB",
                     help="touch and free MB MiB of memory before every cell (0: no)")
+    ap.add_argument("--evict", action="store_true",
+                    help="with --cache: rows \"drop\" (the cache file dropped from the page cache "
+                         "first) and \"dropped\" (the process after it)")
     ap.add_argument("models", nargs="+")
     argv = sys.argv[1:]
     extra = argv[argv.index("--") + 1:] if "--" in argv else []  # after --: tfcc bench flags
@@ -84,7 +99,8 @@ def main():
         name, _, kvs = s.partition(":")
         name, _, d = name.partition("@")
         settings.append((name, [kv for kv in kvs.split(",") if kv], d))
-    modes = ["none"] + (["write", "warm"] if a.cache else [])
+    modes = ["none"] + (["write", "warm"] if a.cache else []) + (
+        ["drop", "dropped"] if a.cache and a.evict else [])
     if a.cache:
         os.makedirs(a.cache, exist_ok=True)  # tfcc writes no cache into a missing folder
     res = {}
@@ -98,8 +114,10 @@ def main():
                         cache = os.path.join(a.cache, os.path.basename(m) + "." + name + ".wc")
                         if mode == "write" and os.path.exists(cache):
                             os.remove(cache)
-                        if mode == "warm" and not os.path.exists(cache):
+                        if mode != "write" and not os.path.exists(cache):
                             run(tfcc, m, kv, extra, cache)
+                        if mode == "drop":
+                            evict(cache)
                     if a.pretouch:
                         pretouch(a.pretouch)
                     j = run(tfcc, m, kv, extra, cache)

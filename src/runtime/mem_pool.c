@@ -49,6 +49,14 @@ struct tfcc_mem_pool {
 #define MAP_MIN (HUGE_PAGE / 2)
 #endif
 
+/* A mapped arena's last part of 128 KiB or more (the part past its last whole huge page) is
+ * mapped as a whole huge page too: one first touch (zeroing 2 MiB, ~0.15 ms on the test VM)
+ * instead of one per 4 KiB (~10 us each there: 32 of them already cost 0.3 ms), at most 1.9 MiB
+ * more resident. Before branch first18 the limit was 512 KiB: ResNet-18 f32's 6.2 MB arena
+ * (a 244 KiB last part) took 61 faults in every first run, ResNet-50 f32's at 2 threads 117
+ * (bench/README.md "first18"). */
+#define TAIL_MIN (HUGE_PAGE / 16)
+
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
 /* Maps bytes of anonymous memory, with huge pages where possible. */
@@ -187,11 +195,10 @@ tfcc_status tfcc_arena_mem_alloc(tfcc_mem_pool *pool, size_t bytes, tfcc_arena_m
     }
   }
   if (need >= MAP_MIN || (pool && pool->huge_pages)) {
-    /* a last part of 512 KiB or more on a whole huge page (MAP_MIN above): in 4 KiB pages the
-     * arena of the int8 ResNets (1.5-1.7 MiB) stalled their runs on a VM (docs/bench.md, "The
-     * latency tail at 1 thread") */
-    const size_t map =
-        THP_ALIGN && need % HUGE_PAGE >= HUGE_PAGE / 4 ? round_up(need, HUGE_PAGE) : need;
+    /* a last part of TAIL_MIN or more on a whole huge page: in 4 KiB pages the arena of the
+     * int8 ResNets (1.5-1.7 MiB) stalled their runs on a VM (docs/bench.md, "The latency tail
+     * at 1 thread"), and every first run took a fault per 4 KiB of it */
+    const size_t map = THP_ALIGN && need % HUGE_PAGE >= TAIL_MIN ? round_up(need, HUGE_PAGE) : need;
     out->ptr = map_region(map, pool && pool->huge_pages, &out->mapped, &out->kind);
     if (out->ptr) return TFCC_OK;
   } else {

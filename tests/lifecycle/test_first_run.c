@@ -1,0 +1,242 @@
+/* The first run like the rest (issue 18 point 5), what the load prepares for it by default: a
+ * weights cache file that the page cache dropped (a reboot, memory pressure) is read back in
+ * by the next load whole 2 MiB span by span (runtime/weights_cache.c, prime_file), before any
+ * run; a file that is not a cache file of this version is not read in beyond its first span
+ * (a 12 MiB file made here, read through the load's first look at a cache,
+ * tfcc_wc_peek_skips). With a model of ../shared (skipped when absent): a load right after the
+ * drop gives the outputs of a load without a cache, every whole span resident before the
+ * first run; a foreign file at the cache's path is refused, rebuilt, its outputs right. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lifecycle_util.h"
+#include "runtime/weights_cache.h"
+#include "test_harness.h"
+#include "tfcc/tfcc.h"
+
+#define SPAN ((size_t)2 << 20)
+#define OUT_CAP ((size_t)4 << 20)
+
+/* Loads model (with cache when not NULL), runs it once on lc_fill_input's inputs; the outputs
+ * end to end in out. Between the load and the session, at_load(user) when given. */
+static bool load_run(tfcc_runtime *rt, const char *model, const char *cache, uint8_t *out,
+                     size_t *out_bytes, void (*at_load)(void *), void *user) {
+  tfcc_model_options mo;
+  tfcc_model_options_default(&mo);
+  mo.weights_cache = cache;
+  tfcc_model *m = NULL;
+  if (tfcc_model_load_file(rt, model, &mo, &m) != TFCC_OK) {
+    fprintf(stderr, "load %s: %s\n", model, tfcc_last_error());
+    return false;
+  }
+  if (at_load) at_load(user);
+  tfcc_session *s = NULL;
+  bool ok = tfcc_session_create(m, NULL, &s) == TFCC_OK;
+  const int n_in = ok ? tfcc_session_input_count(s) : 0,
+            n_out = ok ? tfcc_session_output_count(s) : 0;
+  const void *ins[8] = {0};
+  void *outs[8] = {0};
+  size_t total = 0;
+  ok = ok && n_in <= 8 && n_out <= 8;
+  for (int k = 0; ok && k < n_in; k++) {
+    tfcc_tensor_info ii;
+    ok = tfcc_session_input_info(s, k, &ii) == TFCC_OK;
+    uint8_t *in = ok ? malloc(ii.bytes + 1) : NULL;
+    ins[k] = in;
+    ok = ok && in;
+    if (ok) lc_fill_input(in, &ii);
+  }
+  for (int k = 0; ok && k < n_out; k++) {
+    tfcc_tensor_info oi;
+    ok = tfcc_session_output_info(s, k, &oi) == TFCC_OK && total + oi.bytes <= OUT_CAP;
+    outs[k] = out + total;
+    total += ok ? oi.bytes : 0;
+  }
+  ok = ok && tfcc_session_run(s, ins, outs) == TFCC_OK;
+  *out_bytes = total;
+  for (int k = 0; k < n_in; k++) free((void *)ins[k]);
+  tfcc_session_destroy(s);
+  tfcc_model_release(m);
+  return ok;
+}
+
+/* Drops the file's pages from the page cache; true when its first page then is not resident
+ * (else the system kept it: another process maps it, or the advice is not honoured). */
+static bool evict(int fd, size_t n) {
+  (void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  void *m = mmap(NULL, n, PROT_READ, MAP_SHARED, fd, 0);
+  if (m == MAP_FAILED) return false;
+  unsigned char v = 1;
+  const bool gone = mincore(m, 1, &v) == 0 && !(v & 1);
+  munmap(m, n);
+  return gone;
+}
+
+/* How many of the file's whole 2 MiB spans have their first page resident, of *spans. */
+static size_t spans_resident(int fd, size_t n, size_t *spans) {
+  *spans = 0;
+  void *m = mmap(NULL, n, PROT_READ, MAP_SHARED, fd, 0);
+  if (m == MAP_FAILED) return 0;
+  size_t in = 0;
+  for (size_t at = 0; at + SPAN <= n; at += SPAN) {
+    unsigned char v = 0;
+    (*spans)++;
+    if (mincore((uint8_t *)m + at, 1, &v) == 0 && (v & 1)) in++;
+  }
+  munmap(m, n);
+  return in;
+}
+
+typedef struct probe {
+  int fd;
+  size_t bytes, spans, resident;
+} probe;
+
+static void probe_spans(void *user) {
+  probe *p = user;
+  p->resident = spans_resident(p->fd, p->bytes, &p->spans);
+}
+
+/* A 12 MiB file at path: a cache header of this version and length (magic: good) or another
+ * magic, the rest 0x5a; dropped from the page cache, then looked at as the load does first;
+ * returns the spans resident after it, of *spans (SIZE_MAX: the drop did not happen). */
+static size_t peek_dropped(const char *path, bool good, size_t *spans) {
+  const size_t n = 12 * ((size_t)1 << 20);
+  uint8_t *b = malloc(n);
+  *spans = 0;
+  if (!b) return 0;
+  memset(b, 0x5a, n);
+  tfcc_wc_header h;
+  memset(&h, 0, sizeof h);
+  memcpy(h.magic, good ? TFCC_WC_MAGIC : "NOTACACH", 8);
+  h.version = TFCC_WC_VERSION;
+  h.header_bytes = sizeof h;
+  h.file_bytes = n;
+  memcpy(b, &h, sizeof h);
+  FILE *f = fopen(path, "wb");
+  bool ok = f && fwrite(b, 1, n, f) == n;
+  if (f) ok = fclose(f) == 0 && ok;
+  free(b);
+  int fd = ok ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+  if (fd < 0) return 0;
+  size_t in = SIZE_MAX;
+  if (fdatasync(fd) == 0 && evict(fd, n)) { /* written back first: dirty pages stay */
+    const tfcc_wc_src_id id = {1, 2, 3, 4}; /* another source's: the peek finds no list */
+    tfcc_wc_skip *sk = NULL;
+    size_t nsk = 0;
+    tfcc_wc_peek_skips(path, &id, 1000, &sk, &nsk);
+    free(sk);
+    in = spans_resident(fd, n, spans);
+  }
+  close(fd);
+  return in;
+}
+
+int main(void) {
+  {
+    char d[] = "/tmp/tfcc_first_run_XXXXXX", path[64];
+    CHECK(mkdtemp(d) != NULL);
+    snprintf(path, sizeof path, "%s/f.wc", d);
+    size_t spans = 0, in = peek_dropped(path, true, &spans);
+    if (in == SIZE_MAX) {
+      fprintf(stderr, "first_run: the page cache kept the file: its reading not checked\n");
+      tfcc_test_skipped = 1;
+    } else {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+      CHECKF(spans == 6 && in == 6, "a dropped cache file: %zu of %zu spans read in", in, spans);
+#endif
+      in = peek_dropped(path, false, &spans);
+      CHECKF(in == SIZE_MAX || (spans == 6 && in <= 2), "another file: %zu of %zu spans read in",
+             in, spans);
+    }
+    unlink(path);
+    rmdir(d);
+  }
+  const char *shared = getenv("TFCC_SHARED_DIR");
+  static const char *const names[] = {"tf2_mobilenet_v2_224_ptq", "ssd_mobilenet_v1_detect_quant"};
+  char model[4096] = "";
+  for (size_t k = 0; shared && k < sizeof names / sizeof *names && !model[0]; k++) {
+    snprintf(model, sizeof model, "%s/models/%s.tflite", shared, names[k]);
+    if (access(model, R_OK) != 0) model[0] = 0;
+  }
+  if (!model[0]) {
+    fprintf(stderr, "first_run: no model of ../shared (TFCC_SHARED_DIR): skipped\n");
+    tfcc_test_skipped = 1;
+    return tfcc_test_finish("first_run");
+  }
+  char dir[] = "/tmp/tfcc_first_run_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char cache[4200], other[4200];
+  snprintf(cache, sizeof cache, "%s/model.wc", dir);
+  snprintf(other, sizeof other, "%s/other.wc", dir);
+
+  tfcc_runtime_options ro;
+  tfcc_runtime_options_default(&ro);
+  ro.num_threads = 1;
+  tfcc_runtime *rt = NULL;
+  CHECK(tfcc_runtime_create(&ro, &rt) == TFCC_OK);
+  uint8_t *ref = malloc(OUT_CAP), *out = malloc(OUT_CAP);
+  CHECK(ref && out);
+  size_t ref_bytes = 0, n = 0;
+  CHECK(load_run(rt, model, NULL, ref, &ref_bytes, NULL, NULL) && ref_bytes > 0);
+  /* the load that writes the cache, then one that maps it */
+  CHECK(load_run(rt, model, cache, out, &n, NULL, NULL) && n == ref_bytes &&
+        memcmp(out, ref, n) == 0);
+
+  /* the cache dropped from the page cache: the next load reads every whole span back in */
+  probe p = {open(cache, O_RDONLY | O_CLOEXEC), 0, 0, 0};
+  struct stat st;
+  CHECK(p.fd >= 0 && fstat(p.fd, &st) == 0);
+  p.bytes = (size_t)st.st_size;
+  CHECKF(p.bytes >= 2 * SPAN, "cache of %zu bytes: fewer than two whole 2 MiB spans", p.bytes);
+  for (int round = 0; round < 2 && p.fd >= 0; round++) {
+    if (!evict(p.fd, p.bytes)) {
+      fprintf(stderr, "first_run: the page cache kept the cache file: its priming not checked\n");
+      tfcc_test_skipped = 1;
+      CHECK(load_run(rt, model, cache, out, &n, NULL, NULL) && n == ref_bytes &&
+            memcmp(out, ref, n) == 0);
+      break;
+    }
+    CHECK(load_run(rt, model, cache, out, &n, probe_spans, &p) && n == ref_bytes &&
+          memcmp(out, ref, n) == 0);
+    CHECKF(p.spans >= 2 && p.resident == p.spans, "round %d: %zu of %zu spans resident", round,
+           p.resident, p.spans);
+  }
+  if (p.fd >= 0) close(p.fd);
+
+  /* not a cache file (copies of the model's own bytes, 10 MiB or more): refused, rebuilt,
+   * right outputs, and not read in beyond the first span's read (the kernel's fault on a
+   * MADV_HUGEPAGE mapping reads two spans) */
+  size_t msize = 0;
+  uint8_t *mbytes = tfcc_test_read_file(model, &msize);
+  CHECK(mbytes != NULL);
+  FILE *f = fopen(other, "wb");
+  CHECK(f != NULL);
+  const size_t copies = msize ? (10 * ((size_t)1 << 20) + msize - 1) / msize : 0;
+  for (size_t k = 0; f && mbytes && k < copies; k++) CHECK(fwrite(mbytes, 1, msize, f) == msize);
+  if (f) CHECK(fclose(f) == 0);
+  free(mbytes);
+  probe q = {open(other, O_RDONLY | O_CLOEXEC), copies * msize, 0, 0};
+  CHECK(q.fd >= 0);
+  if (q.fd >= 0 && evict(q.fd, q.bytes)) {
+    CHECK(load_run(rt, model, other, out, &n, probe_spans, &q) && n == ref_bytes &&
+          memcmp(out, ref, n) == 0);
+    /* the probe read the old file (the load wrote a new one in its place) */
+    CHECKF(q.spans >= 5 && q.resident <= 2, "%zu of %zu spans of a foreign file read in",
+           q.resident, q.spans);
+  }
+  if (q.fd >= 0) close(q.fd);
+
+  free(ref);
+  free(out);
+  tfcc_runtime_destroy(rt);
+  unlink(cache);
+  unlink(other);
+  rmdir(dir);
+  return tfcc_test_finish("first_run");
+}
