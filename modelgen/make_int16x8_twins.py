@@ -408,6 +408,23 @@ class Twin:
                                    opts, op.version, intermediates=op.intermediates))
 
 
+def prune(m):
+    """Drops the tensors no operator or model input/output names any more (the float weights
+    the twin replaced), renumbering the rest; returns the count dropped."""
+    used = set(m.inputs) | set(m.outputs)
+    for op in m.operators:
+        used.update(t for t in op.inputs + op.outputs + list(op.intermediates) if t >= 0)
+    order = [i for i in range(len(m.tensors)) if i in used]
+    new = {old: k for k, old in enumerate(order)}
+    fix = lambda ts: [new[t] if t >= 0 else t for t in ts]  # noqa: E731
+    for op in m.operators:
+        op.inputs, op.outputs, op.intermediates = fix(op.inputs), fix(op.outputs), fix(op.intermediates)
+    m.inputs, m.outputs = fix(m.inputs), fix(m.outputs)
+    dropped = len(m.tensors) - len(order)
+    m.tensors = [m.tensors[i] for i in order]
+    return dropped
+
+
 def make_twin(src, dst, tfcc, given=(), calib=4, int16_ops=CONVERTER_INT16, expose=False,
               keep_work=None):
     with open(src, "rb") as f:
@@ -425,6 +442,7 @@ def make_twin(src, dst, tfcc, given=(), calib=4, int16_ops=CONVERTER_INT16, expo
                 extra += [t for t in op.outputs if t >= 0 and t not in extra and t not in m.outputs
                           and m.tensors[t].dtype in (T.INT16, T.FLOAT32)]
             m.outputs = list(m.outputs) + extra
+        prune(m)
         data = T.serialize(m)
         with open(dst + ".tmp", "wb") as f:
             f.write(data)
