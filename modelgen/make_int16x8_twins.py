@@ -15,7 +15,8 @@ there, written here from its rules):
   bias         int64, scale input scale * weight scale (per channel)
   restricted   LOGISTIC / TANH / SOFTMAX outputs: scale 1/32768, zero point 0
   same scale   AVERAGE/MAX_POOL_2D, RESHAPE, SQUEEZE, SLICE, STRIDED_SLICE, PAD(V2), MIRROR_PAD,
-               TRANSPOSE, SPLIT(_V), UNPACK, GATHER, REDUCE_MAX/MIN, SUB: output = input 0's
+               TRANSPOSE, SPLIT(_V), UNPACK, GATHER, REDUCE_MAX/MIN, SUB, EXPAND_DIMS (the
+               kernel requires it): output = input 0's
                scale; CONCATENATION, PACK, MAXIMUM, MINIMUM: inputs whose scale differs from the
                calibrated output scale get a requantizing QUANTIZE (int16 -> int16) in front;
                constant inputs are quantized at the output scale
@@ -61,11 +62,12 @@ WEIGHT_OPS = {"CONV_2D": (0, 1, 0, 2), "DEPTHWISE_CONV_2D": (0, 1, 3, 2),
               "TRANSPOSE_CONV": (2, 1, 0, 3), "FULLY_CONNECTED": (0, 1, None, 2)}
 SAME_SCALE = {"AVERAGE_POOL_2D", "MAX_POOL_2D", "RESHAPE", "SQUEEZE", "SLICE", "STRIDED_SLICE",
               "PAD", "PADV2", "MIRROR_PAD", "TRANSPOSE", "SPLIT", "SPLIT_V", "UNPACK", "GATHER",
-              "REDUCE_MAX", "REDUCE_MIN", "SUB", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE",
+              "REDUCE_MAX", "REDUCE_MIN", "SUB", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE", "EXPAND_DIMS",
               "RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR"}
 MULTI_SAME = {"CONCATENATION", "PACK", "MAXIMUM", "MINIMUM"}
 RESTRICTED = {"LOGISTIC": 1.0 / 32768, "TANH": 1.0 / 32768, "SOFTMAX": 1.0 / 32768}
-FREE = {"ADD", "MUL", "MEAN", "EXPAND_DIMS", "LEAKY_RELU", "BATCH_MATMUL", "QUANTIZE"}
+# EXPAND_DIMS is free in that table, but TFLite's kernel refuses differing scales: same scale
+FREE = {"ADD", "MUL", "MEAN", "LEAKY_RELU", "BATCH_MATMUL", "QUANTIZE"}
 # the converter's int16 table (operator_property.cc: quantizable_int16 not false)
 CONVERTER_INT16 = (set(WEIGHT_OPS) | MULTI_SAME | set(RESTRICTED) | FREE | SAME_SCALE) - {
     "SPACE_TO_DEPTH", "DEPTH_TO_SPACE", "RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR",
@@ -499,6 +501,11 @@ def check(dst, tfcc, oracle, inputs, work, n_main):
                                                                        "--quiet"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         refs = [os.path.join(od, "output_%d.npy" % i) for i in range(len(m.outputs))]
+        failed = [ln for ln in r.stdout.splitlines()  # LiteRT.js logs a failed node, exits 0
+                  if "failed to prepare" in ln or "failed to invoke" in ln]
+        if failed:
+            res[engine] = (None, "refused: " + failed[0].strip()[:200])
+            continue
         if r.returncode != 0 or not all(os.path.exists(p) for p in refs):
             tail = r.stdout.strip().splitlines()[-1:] if r.stdout.strip() else ["no output"]
             res[engine] = (None, "refused: " + tail[0][:200])
