@@ -431,6 +431,10 @@ def make_twin(src, dst, tfcc, given=(), calib=4, int16_ops=CONVERTER_INT16, expo
               keep_work=None):
     with open(src, "rb") as f:
         m = tflite_read.read(f.read())
+    sub = sorted(set(op.op for op in m.operators) & {"WHILE", "IF", "CALL_ONCE", "STABLEHLO_COMPOSITE"})
+    if sub:
+        raise ValueError("%s: %s needs further subgraphs; tflite_read reads subgraph 0 only"
+                         % (src, "/".join(sub)))
     fold_constant_dequantize(m)
     work = keep_work or tempfile.mkdtemp(prefix="i16twin_")
     try:
