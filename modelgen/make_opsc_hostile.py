@@ -439,6 +439,14 @@ MODELS = [
                                                                        "quantized_dimension": 0}), T(F32, [2, 2])],
                                                 [T(F32, [2, 2])], flexbuf.map_bytes({"tolerance": 0.5})),
      "int16 with per-axis quantization (2 scales)"),
+    # i16twins: both TFLite builds refuse a quantized EXPAND_DIMS whose output scale or zero
+    # point differs from the input's (expand_dims.cc Prepare); tfcc reinterpreted the values
+    ("expand_dims_i16_scale", lambda: one("EXPAND_DIMS", [T(S.INT16, [2, 3], q=(0.5, 0)), T(I32, [], const=[0])],
+                                          [T(S.INT16, [1, 2, 3], q=(0.25, 0))]),
+     "EXPAND_DIMS: int16 output quantization (scale 0.25, zero point 0) differs from the input's (scale 0.5"),
+    ("expand_dims_u8_zero_point", lambda: one("EXPAND_DIMS", [T(S.UINT8, [2, 3], q=(0.5, 128)), T(I32, [], const=[0])],
+                                              [T(S.UINT8, [1, 2, 3], q=(0.5, 120))]),
+     "(scale 0.5, zero point 120) differs from the input's (scale 0.5, zero point 128); TFLite requires them equal"),
 ]
 
 

@@ -881,6 +881,15 @@ def reduce_cases():
                         x = act(dt, ishape, -1.2, 1.2)
                         y = act(dt, oshape, -1.5, 1.5)
                 add(single(name, op, [x, i32c(axes)], [y], {"keep_dims": keep}))
+    # int16 MEAN as LiteRT computes it (int16x8 twins, docs/model_sweep.md): QuantizedMeanOrSum's
+    # folded multiplier through the int32 MultiplyByQuantizedMultiplier, the H,W mean included
+    # (no int16 special case). MobileNetV2's global pool (n = 49, scales 1% apart; tfcc was 43
+    # of 1,280 off with the classic interpreter's rescale-then-divide) and a long axis.
+    add(single("mean_i16_hw_keep_wide", "MEAN",
+               [act("i16", [1, 7, 7, 256], -0.6749, 0.6749), i32c([1, 2])],
+               [act("i16", [1, 1, 1, 256], -0.67, 0.67)], {"keep_dims": True}))
+    add(single("mean_i16_axis1_wide", "MEAN", [act("i16", [4, 50, 30], -3.0, 3.0), i32c([1])],
+               [act("i16", [4, 30], -1.0, 1.0)], {"keep_dims": False}))
     for op in ("ARG_MAX", "ARG_MIN"):
         for dt in ("f32", "u8", "i8", "i32"):
             for axis, otype in ((1, I32), (-1, I64), (0, I32)):

@@ -1,5 +1,5 @@
 /* EXPAND_DIMS: inserts a size-1 dimension at the known axis input (int32/int64, one element;
- * axis in [-(rank+1), rank]). */
+ * axis in [-(rank+1), rank]); quantized input and output share scale and zero point. */
 #include "ops/shape_ops_util.h"
 
 #define OP "EXPAND_DIMS"
@@ -10,6 +10,17 @@ static tfcc_status expand_dims_prepare(tfcc_op_ctx *ctx) {
   if (st || (st = tfcc_so_input(ctx, 1, OP, &ax))) return st;
   tfcc_tensor *out = ctx->out[0];
   if ((st = tfcc_so_check_out_dtype(ctx, OP, 0, out, in->dtype))) return st;
+  /* TFLite's Prepare (both builds) refuses a quantized EXPAND_DIMS whose output scale or zero
+   * point differs from the input's: the copy would reinterpret the values. */
+  if (in->dtype == TFCC_UINT8 || in->dtype == TFCC_INT8 || in->dtype == TFCC_INT16) {
+    const float si = tfcc_so_scale(in), so = tfcc_so_scale(out);
+    const int32_t zi = tfcc_so_zero_point(in), zo = tfcc_so_zero_point(out);
+    TFCC_OP_CHECK(ctx, si == so && zi == zo, TFCC_ERR_UNSUPPORTED,
+                  OP
+                  ": %s output quantization (scale %g, zero point %d) differs from the "
+                  "input's (scale %g, zero point %d); TFLite requires them equal",
+                  tfcc_dtype_name(in->dtype), (double)so, (int)zo, (double)si, (int)zi);
+  }
   int64_t axis_v, n;
   if ((st = tfcc_so_read_ints(ctx, OP, "axis", ax, &axis_v, 1, &n))) return st;
   TFCC_OP_CHECK(ctx, n == 1, TFCC_ERR_SHAPE, OP ": axis has %lld elements, expected 1",

@@ -337,17 +337,13 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
     tfcc_rsum_xnn_q8_finish(ctx->isa, s, dt, acc, in_zp, in_s, out->data, out_zp, out_s, true);
     return TFCC_OK;
   }
-  if (su->is_mean_hw) {
-    if (dt == TFCC_UINT8 || dt == TFCC_INT8) {
-      /* TFLite's builtin 8-bit kernels (optimized_ops::Mean / optimized_integer_ops::Mean) */
-      tfcc_mean_hw_q8_finish(s->dims, dt, acc, in_zp, in_s, out->data, out_zp, out_s);
-    } else {
-      /* PrepareMeanOrSum: QuantizeMultiplier(double(in_scale) / double(out_scale)). */
-      int32_t mult;
-      int shift;
-      tfcc_quantize_multiplier((double)in_s / (double)out_s, &mult, &shift);
-      tfcc_mean_hw_int_finish(s->dims, dt, acc, in_zp, mult, shift, out->data, out_zp);
-    }
+  /* int16 has no H,W special case in current TFLite (EvalMean's optimized Mean is 8-bit only):
+   * its H,W means take QuantizedMeanOrSum's folded multiplier below, as LiteRT does. The
+   * classic interpreter (tfweb) divides after rescaling (tfcc_mean_hw_int_finish): 43 of 1,280
+   * outputs 1 LSB apart on the MobileNetV2 int16x8 twin's global pool (docs/quantization.md). */
+  if (su->is_mean_hw && dt != TFCC_INT16) {
+    /* TFLite's builtin 8-bit kernels (optimized_ops::Mean / optimized_integer_ops::Mean) */
+    tfcc_mean_hw_q8_finish(s->dims, dt, acc, in_zp, in_s, out->data, out_zp, out_s);
   } else if (dt == TFCC_INT16 && !(in_zp == out_zp && in_s == out_s)) {
     tfcc_reduce_mean_i16_mult_finish(s, acc, in_zp, in_s, out->data, out_zp, out_s);
   } else if (in_zp == out_zp && in_s == out_s) {

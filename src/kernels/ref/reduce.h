@@ -82,9 +82,9 @@ bool tfcc_xnn_reduce_q8(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *i
 /* MEAN of int16 over any axes as current TFLite's builtin kernel (reference_ops::
  * QuantizedMeanOrSum with an integer multiplier): multiplier/shift of in_scale/out_scale
  * (double), the division by n folded into it (shift by floor(log2 n), capped at 32 and at
- * 31 + shift), raw sum minus n * in_zp through the int64 MultiplyByQuantizedMultiplier
- * (16-bit multiplier, one rounding), + out_zp,
- * clamped. acc holds out_count int32 values. */
+ * 31 + shift), raw sum minus n * in_zp (int32) through the int32
+ * MultiplyByQuantizedMultiplier (doubling high multiply, then rounding shift), + out_zp,
+ * clamped; H,W means too (int16 has no H,W special case in current TFLite). acc holds out_count int32 values. */
 bool tfcc_reduce_mean_i16_mult(const tfcc_reduce_shape *s, const int16_t *in, int32_t in_zp,
                                float in_scale, int16_t *out, int32_t out_zp, float out_scale,
                                int32_t *acc);

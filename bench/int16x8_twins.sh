@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# An int16x8 network (int16 activations, int8 weights: modelgen/make_int16x8_twins.py) against
+# the same network in float32 and in int8: CPU time per run (process CPU time, which a shared
+# machine does not inflate). A figure, not a target.
+#
+#   bench/int16x8_twins.sh [--rounds N] [--runs R] [--threads T] [--zoo DIR] [--build DIR]
+#                          [--tfcc PATH] [ARCH...]
+#
+# ARCH: mobilenet_v2, resnet18, resnet50 (the zoo's float/int8 pairs in --zoo, default
+# ~/.cache/tfcc-zoo). The int16x8 twin is made once next to them (<arch>.int16x8.tflite,
+# calibrated on <arch>.input_nhwc.npy and a seeded random input; about 1 min for resnet50).
+# Each round runs `tfcc bench -t T -r R --json` on every variant in turn (interleaved, so that
+# load changes hit all alike); the table gives the median over the rounds of CPU ms per run and
+# the ratios int16x8 / float32 and int16x8 / int8. Nothing is asserted.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+BUILD=$ROOT/build
+ZOO=${TFCC_ZOO_DIR:-$HOME/.cache/tfcc-zoo}
+ROUNDS=5
+RUNS=5
+THREADS=1
+TFCC=
+ARCHS=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --rounds) ROUNDS=$2; shift 2 ;;
+    --runs) RUNS=$2; shift 2 ;;
+    --threads) THREADS=$2; shift 2 ;;
+    --zoo) ZOO=$2; shift 2 ;;
+    --build) BUILD=$2; shift 2 ;;
+    --tfcc) TFCC=$2; shift 2 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "int16x8_twins.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    *) ARCHS+=("$1"); shift ;;
+  esac
+done
+[ ${#ARCHS[@]} -gt 0 ] || ARCHS=(mobilenet_v2 resnet18 resnet50)
+TFCC=${TFCC:-$BUILD/tools/tfcc}
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+[ -x "$TFCC" ] || { echo "int16x8_twins.sh: error: no tfcc at $TFCC (build it first)" >&2; exit 1; }
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+for a in "${ARCHS[@]}"; do
+  f=$ZOO/$a.tflite q=$ZOO/$a.int16x8.tflite i=$ZOO/$a.int8.tflite
+  [ -f "$f" ] || { echo "int16x8_twins.sh: error: $f missing (make the zoo pairs first)" >&2; exit 1; }
+  if [ ! -f "$q" ]; then
+    in=()
+    [ -f "$ZOO/$a.input_nhwc.npy" ] && in=(--input "$ZOO/$a.input_nhwc.npy")
+    "$PY" "$ROOT/modelgen/make_int16x8_twins.py" "$f" "$q" "${in[@]}" --calib 2 --tfcc "$TFCC" >&2
+  fi
+  { echo "float32 $f"; [ -f "$i" ] && echo "int8 $i"; echo "int16x8 $q"; } > "$TMP/$a.list"
+done
+for r in $(seq 1 "$ROUNDS"); do
+  for a in "${ARCHS[@]}"; do
+    while read -r label path; do
+      "$TFCC" bench "$path" -t "$THREADS" -r "$RUNS" --profile-runs 0 --json 2>/dev/null |
+        "$PY" -c 'import json,sys; print(json.load(sys.stdin)["cpu_ms_per_run"])' \
+        >> "$TMP/$a.$label"
+    done < "$TMP/$a.list"
+  done
+done
+"$PY" - "$TMP" "$ROUNDS" "$THREADS" "${ARCHS[@]}" <<'PYEOF'
+import os, statistics, sys
+tmp, rounds, threads, archs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+print("CPU ms per run, median of %s rounds, %s thread(s)" % (rounds, threads))
+print("| network | float32 | int8 | int16x8 | int16x8 / float32 | int16x8 / int8 |")
+print("|---|---|---|---|---|---|")
+for a in archs:
+    med = {}
+    for label in ("float32", "int8", "int16x8"):
+        p = os.path.join(tmp, "%s.%s" % (a, label))
+        if os.path.exists(p):
+            med[label] = statistics.median(float(x) for x in open(p).read().split())
+    f, i, q = med.get("float32"), med.get("int8"), med.get("int16x8")
+    fmt = lambda v: "%.2f" % v if v is not None else "-"
+    print("| %s | %s | %s | %s | %s | %s |" % (a, fmt(f), fmt(i), fmt(q),
+          "%.2f" % (q / f) if f and q else "-", "%.2f" % (q / i) if i and q else "-"))
+PYEOF
