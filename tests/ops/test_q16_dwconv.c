@@ -3,8 +3,8 @@
  * channel counts around the 16-channel block, sums added onto acc), then the 16x8
  * DEPTHWISE_CONV_2D driver against the reference kernel (kernels/ref: tfcc_dwconv_i16), bit for
  * bit: channels not a multiple of the vector width, depth multipliers 1..4, strides,
- * dilations, padding, int64, int32 and no bias, per-channel and per-tensor multipliers, ReLU
- * clamps, more than 32 taps and more than 256 output channels, the inputs -32768 / 32767 and
+ * dilations, padding, int64, int32 and no bias, per-channel and per-tensor multipliers (shifts
+ * -22..7, the 0x7FFF reduced multiplier), an output offset, ReLU clamps, more than 32 taps and more than 256 output channels, the inputs -32768 / 32767 and
  * weights -127..127 (and -128). */
 #include <stdlib.h>
 #include <string.h>
@@ -92,11 +92,12 @@ static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_k
     if (c % 7 == 3) b64[c] = c & 8 ? ((int64_t)1 << 50) : -((int64_t)1 << 50); /* clamped */
     b32[c] = (int32_t)(urand() & 0xffffff) - (1 << 23);
     mult[c] = (int32_t)(0x40000000u + (urand() & 0x3fffffffu));
-    shift[c] = -(int32_t)(8 + urand() % 14);
+    shift[c] = (int32_t)(urand() % 30) - 22; /* -22..7 */
+    if (c % 5 == 1) mult[c] = 0x7FFF8000;    /* the reduced multiplier's 0x7FFF branch */
   }
   q.mult = mult, q.shift = shift, q.mult_stride = per_ch ? 1 : 0;
   q.act_min = relu ? 0 : -32768, q.act_max = relu ? 6000 : 32767;
-  q.output_offset = 0;
+  q.output_offset = mode == 2 ? -5 : 0;
   CHECK(tfcc_q16_dwconv_fits(&g, &q));
   const int64_t *bb64 = bias_kind == 0 ? b64 : NULL;
   const int32_t *bb32 = bias_kind == 1 ? b32 : NULL;
@@ -154,8 +155,8 @@ int main(void) {
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
       for (int bias_kind = 0; bias_kind < 3; bias_kind++)
         for (int mode = 0; mode < 3; mode++)
-          conv_case(k, &shapes[si], bias_kind, bias_kind != 1 || mode == 2, mode == 1 && bias_kind,
-                    mode);
+          for (int per_ch = 0; per_ch < 2; per_ch++)
+            conv_case(k, &shapes[si], bias_kind, per_ch, mode == 1 && bias_kind, mode);
     tested++;
   }
   printf("%d q16-dwconv kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));

@@ -2,10 +2,13 @@
  * (dwconv.h): the reference kernel's walk and requantization, its sums from the vector kernel. */
 #include "kernels/q16-dwconv/dwconv.h"
 
-#include "kernels/ref/conv_acc.h"
 #include "kernels/ref/conv_walk.h"
 
-TFCC_KERNEL_FAMILY(TFCC_KERNEL_ROWS, "q16-dwconv", tfcc_q16_dw)
+#define Q16_DW_ROW(name, fn, sfx, level) \
+  { name "-" #sfx, level, fn##_##sfx, fn##_req_##sfx }
+static const tfcc_q16_dw_kernel kernels[] = {
+    TFCC_KERNEL_ROWS(Q16_DW_ROW, "q16-dwconv", tfcc_q16_dw)};
+TFCC_DISPATCH_TABLE_FNS(tfcc_q16_dw, tfcc_q16_dw_kernel)
 
 /* Output channels per pass (the int64 sums and, with a depth multiplier above 1, the input
  * spread to the output channels, on the stack). */
@@ -43,10 +46,6 @@ void tfcc_q16_dwconv(const tfcc_q16_dw_kernel *k, const tfcc_conv_geom *g,
       }
     })
     if (nt) k->fn(nt, xs, ws, (size_t)nc, acc);
-    for (int32_t j = 0; j < nc; j++) {
-      const int32_t oc = c0 + j;
-      const int64_t bv = bias64 ? bias64[oc] : (bias32 ? (int64_t)bias32[oc] : 0);
-      out[out_base + (size_t)oc] = (int16_t)tfcc_requant64(acc[j], bv, q, oc);
-    }
+    k->req((size_t)nc, acc, bias64, bias32, q, c0, out + out_base + c0);
   })
 }

@@ -24,21 +24,34 @@
 typedef void (*tfcc_q16_dw_fn)(size_t taps, const int16_t *const *x, const int8_t *const *w,
                                size_t n, int64_t *acc);
 
+/* out[j] = tfcc_requant64(acc[j], bias of channel c0 + j, q, c0 + j) for j < n (the bias
+ * from bias64, else bias32, else 0): the reference kernel's requantization. */
+typedef void (*tfcc_q16_dw_req_fn)(size_t n, const int64_t *acc, const int64_t *bias64,
+                                   const int32_t *bias32, const tfcc_conv_requant *q, int32_t c0,
+                                   int16_t *out);
+
 typedef struct tfcc_q16_dw_kernel {
   const char *name;
   tfcc_isa isa;
   tfcc_q16_dw_fn fn;
+  tfcc_q16_dw_req_fn req;
 } tfcc_q16_dw_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_q16_dw, tfcc_q16_dw_kernel);
 
 #define TFCC_Q16_DW_DECL(name) \
   void name(size_t taps, const int16_t *const *x, const int8_t *const *w, size_t n, int64_t *acc)
-TFCC_Q16_DW_DECL(tfcc_q16_dw_avx512);
-TFCC_Q16_DW_DECL(tfcc_q16_dw_avx2);
-TFCC_Q16_DW_DECL(tfcc_q16_dw_neon);
-TFCC_Q16_DW_DECL(tfcc_q16_dw_wasmsimd);
-TFCC_Q16_DW_DECL(tfcc_q16_dw_scalar);
+#define TFCC_Q16_DW_REQ_DECL(name) \
+  void name(size_t n, const int64_t *acc, const int64_t *bias64, const int32_t *bias32, \
+            const tfcc_conv_requant *q, int32_t c0, int16_t *out)
+#define TFCC_Q16_DW_VARIANT(sfx) \
+  TFCC_Q16_DW_DECL(tfcc_q16_dw_##sfx); \
+  TFCC_Q16_DW_REQ_DECL(tfcc_q16_dw_req_##sfx)
+TFCC_Q16_DW_VARIANT(avx512);
+TFCC_Q16_DW_VARIANT(avx2);
+TFCC_Q16_DW_VARIANT(neon);
+TFCC_Q16_DW_VARIANT(wasmsimd);
+TFCC_Q16_DW_VARIANT(scalar);
 
 /* tfcc_dwconv_i16's results (kernels/ref/depthwise_conv.h) on k: input offset 0 (the 16x8
  * kernels' zero point) and out_c a multiple of in_c (tfcc_q16_dwconv_fits). */
