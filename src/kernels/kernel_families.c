@@ -20,6 +20,8 @@
 #include "kernels/q8-fc-small/fc_small.h"
 #include "kernels/q8-gemm/gemm.h"
 #include "kernels/q16-dot/dot.h"
+#include "kernels/q16-dwconv/dwconv.h"
+#include "kernels/q16-vbinary/vbinary.h"
 #include "kernels/q8-lstm/lstm.h"
 #include "kernels/q8-lut/lut.h"
 #include "kernels/q8-resize/resize.h"
@@ -185,6 +187,10 @@ static const kernel_family k_families[] = {
     {"q16-dot",
      "CONV_2D (ungrouped), FULLY_CONNECTED: int16 x int8 (16x8 quantized; exact int64 sums)",
      TABLE(tfcc_q16_dot)},
+    {"q16-dwconv", "DEPTHWISE_CONV_2D: int16 x int8 (16x8 quantized; exact int64 sums)",
+     TABLE(tfcc_q16_dw)},
+    {"q16-vbinary", "ADD, SUB: int16 with general scales (add.cc's rescaling, the same bits)",
+     TABLE(tfcc_q16_vbinary)},
     {"lstm", "UNIDIRECTIONAL_SEQUENCE_LSTM (int8x8->16; float32 runs on f32-gemm + f32-vunary)",
      TABLE(tfcc_q8_lstm)},
     {"sha256",

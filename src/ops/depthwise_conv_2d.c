@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels/f32-dwconv/dwconv.h"
+#include "kernels/q16-dwconv/dwconv.h"
 #include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/kernel_set.h"
 #include "kernels/ref/depthwise_conv.h"
@@ -138,8 +139,21 @@ static bool dw_q8_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_con
   return true;
 }
 
-static const tfcc_conv_int_kernels k_dw_int = {
-    .q8_fast = dw_q8_fast, .u8 = tfcc_dwconv_u8, .i8 = tfcc_dwconv_i8, .i16 = tfcc_dwconv_i16};
+/* 16x8: tfcc_dwconv_i16's results on the q16-dwconv kernels (input offset 0). */
+static bool dw_i16_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_conv_requant *r) {
+  if (!ctx->ks || !ctx->ks->q16_dw || !tfcc_q16_dwconv_fits(g, r)) return false;
+  const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  tfcc_q16_dwconv(ctx->ks->q16_dw, g, r, ctx->in[0]->data, ctx->in[1]->data,
+                  bias && bias->dtype == TFCC_INT64 ? bias->data : NULL,
+                  bias && bias->dtype == TFCC_INT32 ? bias->data : NULL, ctx->out[0]->data);
+  return true;
+}
+
+static const tfcc_conv_int_kernels k_dw_int = {.q8_fast = dw_q8_fast,
+                                               .u8 = tfcc_dwconv_u8,
+                                               .i8 = tfcc_dwconv_i8,
+                                               .i16 = tfcc_dwconv_i16,
+                                               .i16_fast = dw_i16_fast};
 
 static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
   const dw_params *p = ctx->params;
@@ -206,6 +220,14 @@ static const char *dw_kernel(const tfcc_op_ctx *ctx) {
     tfcc_conv_geom g;
     const tfcc_q8_dw_packed *pk = dw_geom(&c, &g) == TFCC_OK ? dw_q8_packed(ctx, &g) : NULL;
     return pk ? pk->k->name : "ref";
+  }
+  if (ctx->in[0]->dtype == TFCC_INT16) {
+    tfcc_conv_geom g;
+    tfcc_conv_requant r;
+    tfcc_conv_requant_from(&p->n.q, TFCC_INT16, &r);
+    return dw_geom(&c, &g) == TFCC_OK && ctx->ks && ctx->ks->q16_dw && tfcc_q16_dwconv_fits(&g, &r)
+               ? ctx->ks->q16_dw->name
+               : "ref";
   }
   if (ctx->in[0]->dtype != TFCC_FLOAT32 || ctx->in[0]->rank != 4 || ctx->in[1]->rank != 4)
     return "ref";

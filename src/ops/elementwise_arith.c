@@ -4,6 +4,7 @@
 #include "ops/hybrid.h"
 
 #include "kernels/f32-vbinary/vbinary.h"
+#include "kernels/q16-vbinary/vbinary.h"
 #include "kernels/q8-vbinary/vbinary.h"
 #include "kernels/ref/xnn_quant.h"
 
@@ -334,6 +335,11 @@ tfcc_status tfcc_arith_eval(tfcc_op_ctx *ctx, tfcc_arith_kind k) {
         return TFCC_OK;
       }
     }
+    tfcc_q8_vbinary_params p16;
+    if (ctx->ks && ctx->ks->q16_vbinary && tfcc_q16_vbinary_params_init(qop, dt, &q, &p16)) {
+      tfcc_q16_vbinary_run(ctx->pool, ctx->ks->q16_vbinary, &p16, &bc, a->data, b->data, o->data);
+      return TFCC_OK;
+    }
     if (!tfcc_ref_arith_q(qop, dt, &bc, a->data, b->data, o->data, &q))
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "%s: no quantized kernel for %s",
                           arith_name(k), tfcc_dtype_name(dt));
@@ -375,6 +381,7 @@ const char *tfcc_arith_kernel(const tfcc_op_ctx *ctx, tfcc_arith_kind k) {
       return "ref";
     }
     tfcc_q8_vbinary_params vp;
+    if (tfcc_q16_vbinary_params_init(qop, dt, &q, &vp)) return ctx->ks->q16_vbinary->name;
     return tfcc_q8_vbinary_params_init(qop, dt, &q, &vp) ? ctx->ks->q8_vbinary->name : "ref";
   }
   tfcc_f32_vbinary_op fop;

@@ -1,0 +1,164 @@
+/* int16 x int8 depthwise convolution (q16-dwconv): every variant this CPU can run, its sums
+ * against a plain int64 loop (tap counts 0..32 with the extremes -32768 x -128 in every tap,
+ * channel counts around the 16-channel block, sums added onto acc), then the 16x8
+ * DEPTHWISE_CONV_2D driver against the reference kernel (kernels/ref: tfcc_dwconv_i16), bit for
+ * bit: channels not a multiple of the vector width, depth multipliers 1..4, strides,
+ * dilations, padding, int64, int32 and no bias, per-channel and per-tensor multipliers (shifts
+ * -22..7, the 0x7FFF reduced multiplier), an output offset, ReLU clamps, more than 32 taps and more than 256 output channels, the inputs -32768 / 32767 and
+ * weights -127..127 (and -128). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/cpu_info.h"
+#include "kernels/kernel_families.h"
+#include "kernels/q16-dwconv/dwconv.h"
+#include "kernels/ref/depthwise_conv.h"
+#include "test_harness.h"
+
+static uint32_t rng = 424242u;
+static uint32_t urand(void) {
+  rng = rng * 1664525u + 1013904223u;
+  return rng >> 8;
+}
+
+/* mode 0: random; 1: x -32768, w -128 (the largest product); 2: x in {-32768, 32767}, w in
+ * {-127, 127} */
+static int16_t xval(int mode) {
+  if (mode == 1) return (int16_t)-32768;
+  if (mode == 2) return urand() & 1 ? (int16_t)32767 : (int16_t)-32768;
+  return (int16_t)(urand() & 0xffff);
+}
+static int8_t wval(int mode) {
+  if (mode == 1) return (int8_t)-128;
+  if (mode == 2) return urand() & 1 ? (int8_t)127 : (int8_t)-127;
+  return (int8_t)(urand() & 0xff);
+}
+
+static void sums_case(const tfcc_q16_dw_kernel *k, size_t taps, size_t n, int mode) {
+  const int16_t *xs[TFCC_Q16_DW_MAX_TAPS];
+  const int8_t *ws[TFCC_Q16_DW_MAX_TAPS];
+  int16_t *x = malloc((taps * n + 1) * sizeof(int16_t));
+  int8_t *w = malloc(taps * n + 1);
+  int64_t *got = malloc((n + 1) * sizeof(int64_t)), *want = malloc((n + 1) * sizeof(int64_t));
+  CHECK(x && w && got && want);
+  if (!x || !w || !got || !want) return;
+  for (size_t i = 0; i < taps * n; i++) x[i] = xval(mode), w[i] = wval(mode);
+  for (size_t t = 0; t < taps; t++) xs[t] = x + t * n, ws[t] = w + (taps - 1 - t) * n;
+  for (size_t c = 0; c < n; c++) {
+    int64_t s = (int64_t)c * 1000003 - 77; /* the kernel adds onto acc */
+    for (size_t t = 0; t < taps; t++) s += (int64_t)xs[t][c] * ws[t][c];
+    want[c] = s;
+    got[c] = (int64_t)c * 1000003 - 77;
+  }
+  got[n] = 0x5a5a;
+  k->fn(taps, xs, ws, n, got);
+  int bad = 0;
+  for (size_t c = 0; c < n; c++) bad += got[c] != want[c];
+  CHECKF(bad == 0 && got[n] == 0x5a5a, "%s taps %zu n %zu mode %d: %d wrong", k->name, taps, n,
+         mode, bad);
+  free(x), free(w), free(got), free(want);
+}
+
+typedef struct dw_shape {
+  int batches, H, W, C, mult, kh, kw, sh, sw, pad_h, pad_w, dh, dw;
+} dw_shape;
+
+static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_kind, bool per_ch,
+                      bool relu, int mode) {
+  tfcc_conv_geom g;
+  memset(&g, 0, sizeof g);
+  const int OC = s->C * s->mult;
+  g.batches = s->batches, g.in_h = s->H, g.in_w = s->W, g.in_c = s->C, g.out_c = OC;
+  g.filter_h = s->kh, g.filter_w = s->kw, g.stride_h = s->sh, g.stride_w = s->sw;
+  g.pad_h = s->pad_h, g.pad_w = s->pad_w, g.dil_h = s->dh, g.dil_w = s->dw;
+  g.out_h = (s->H + 2 * s->pad_h - s->dh * (s->kh - 1) - 1) / s->sh + 1;
+  g.out_w = (s->W + 2 * s->pad_w - s->dw * (s->kw - 1) - 1) / s->sw + 1;
+  const size_t nx = (size_t)s->batches * s->H * s->W * s->C, nw = (size_t)s->kh * s->kw * OC;
+  const size_t no = (size_t)s->batches * g.out_h * g.out_w * OC;
+  int16_t *x = malloc(nx * sizeof(int16_t)), *o0 = malloc(no * sizeof(int16_t));
+  int16_t *o1 = malloc(no * sizeof(int16_t));
+  int8_t *w = malloc(nw);
+  int64_t *b64 = malloc((size_t)OC * sizeof(int64_t));
+  int32_t *b32 = malloc((size_t)OC * 4), *mult = malloc((size_t)OC * 4);
+  int32_t *shift = malloc((size_t)OC * 4);
+  CHECK(x && o0 && o1 && w && b64 && b32 && mult && shift);
+  if (!x || !o0 || !o1 || !w || !b64 || !b32 || !mult || !shift) return;
+  for (size_t i = 0; i < nx; i++) x[i] = xval(mode);
+  for (size_t i = 0; i < nw; i++) w[i] = mode == 1 ? (int8_t)-127 : wval(mode);
+  tfcc_conv_requant q;
+  memset(&q, 0, sizeof q);
+  for (int c = 0; c < OC; c++) {
+    b64[c] = (int64_t)(int32_t)urand() * 64 - (1 << 29);
+    if (c % 7 == 3) b64[c] = c & 8 ? ((int64_t)1 << 50) : -((int64_t)1 << 50); /* clamped */
+    b32[c] = (int32_t)(urand() & 0xffffff) - (1 << 23);
+    mult[c] = (int32_t)(0x40000000u + (urand() & 0x3fffffffu));
+    shift[c] = (int32_t)(urand() % 30) - 22; /* -22..7 */
+    if (c % 5 == 1) mult[c] = 0x7FFF8000;    /* the reduced multiplier's 0x7FFF branch */
+  }
+  q.mult = mult, q.shift = shift, q.mult_stride = per_ch ? 1 : 0;
+  q.act_min = relu ? 0 : -32768, q.act_max = relu ? 6000 : 32767;
+  q.output_offset = mode == 2 ? -5 : 0;
+  CHECK(tfcc_q16_dwconv_fits(&g, &q));
+  const int64_t *bb64 = bias_kind == 0 ? b64 : NULL;
+  const int32_t *bb32 = bias_kind == 1 ? b32 : NULL;
+  tfcc_dwconv_i16(&g, &q, x, w, bb64, bb32, o0);
+  memset(o1, 0x5a, no * sizeof(int16_t));
+  tfcc_q16_dwconv(k, &g, &q, x, w, bb64, bb32, o1);
+  CHECKF(memcmp(o0, o1, no * sizeof(int16_t)) == 0,
+         "%s dw %dx%dx%dx%d m%d k%dx%d s%d,%d p%d,%d d%d,%d bias %d per_ch %d relu %d mode %d "
+         "differs from tfcc_dwconv_i16",
+         k->name, s->batches, s->H, s->W, s->C, s->mult, s->kh, s->kw, s->sh, s->sw, s->pad_h,
+         s->pad_w, s->dh, s->dw, bias_kind, (int)per_ch, (int)relu, mode);
+  free(x), free(o0), free(o1), free(w), free(b64), free(b32), free(mult), free(shift);
+}
+
+int main(void) {
+  const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) CHECK(tfcc_q16_dw_select((tfcc_isa)isa) != NULL);
+  /* the offset input_offset != 0 is the reference kernel's alone */
+  {
+    tfcc_conv_geom g;
+    tfcc_conv_requant q;
+    memset(&g, 0, sizeof g), memset(&q, 0, sizeof q);
+    g.in_c = 3, g.out_c = 6;
+    CHECK(tfcc_q16_dwconv_fits(&g, &q));
+    q.input_offset = 1;
+    CHECK(!tfcc_q16_dwconv_fits(&g, &q));
+  }
+  static const dw_shape shapes[] = {
+      {1, 7, 9, 3, 1, 3, 3, 1, 1, 1, 1, 1, 1},    /* 3 channels, SAME padding */
+      {2, 10, 8, 33, 1, 3, 3, 2, 2, 1, 1, 1, 1},  /* stride 2, 33 channels */
+      {1, 9, 11, 17, 2, 3, 3, 1, 2, 0, 2, 1, 1},  /* multiplier 2, mixed strides / pads */
+      {1, 8, 8, 5, 3, 3, 3, 1, 1, 2, 2, 2, 2},    /* multiplier 3, dilation 2 */
+      {1, 6, 7, 7, 4, 5, 3, 2, 1, 2, 1, 1, 2},    /* multiplier 4, 5x3, dilation 1,2 */
+      {1, 12, 12, 1, 4, 3, 3, 1, 1, 1, 1, 1, 1},  /* one input channel */
+      {1, 14, 14, 96, 1, 3, 3, 1, 1, 1, 1, 1, 1}, /* MobileNetV2-like */
+      {1, 7, 7, 300, 1, 3, 3, 2, 2, 1, 1, 1, 1},  /* > 256 channels */
+      {1, 5, 5, 70, 4, 3, 3, 1, 1, 1, 1, 1, 1},   /* 280 output channels, multiplier 4 */
+      {1, 9, 9, 20, 1, 7, 7, 1, 1, 3, 3, 1, 1},   /* 49 taps: two tap passes */
+      {1, 8, 8, 16, 1, 8, 8, 1, 1, 4, 4, 1, 1},   /* 64 taps */
+      {1, 3, 40, 24, 1, 1, 9, 1, 3, 0, 4, 1, 1},  /* 1x9, stride 3 */
+      {1, 4, 4, 15, 1, 3, 3, 3, 3, 5, 5, 1, 1},   /* padding past the image */
+      {1, 1, 1, 31, 1, 1, 1, 1, 1, 0, 0, 1, 1},   /* 1x1 */
+  };
+  int tested = 0;
+  for (int ki = 0; ki < tfcc_q16_dw_kernel_count(); ki++) {
+    const tfcc_q16_dw_kernel *k = tfcc_q16_dw_kernel_at(ki);
+    if (!tfcc_kernel_isa_fits(k->isa, best)) {
+      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
+      continue;
+    }
+    static const size_t ns[] = {0, 1, 2, 7, 8, 15, 16, 17, 31, 32, 33, 47, 64, 100, 256};
+    for (size_t taps = 0; taps <= TFCC_Q16_DW_MAX_TAPS; taps++)
+      for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+        for (int mode = 0; mode < 3; mode++) sums_case(k, taps, ns[ni], mode);
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+      for (int bias_kind = 0; bias_kind < 3; bias_kind++)
+        for (int mode = 0; mode < 3; mode++)
+          for (int per_ch = 0; per_ch < 2; per_ch++)
+            conv_case(k, &shapes[si], bias_kind, per_ch, mode == 1 && bias_kind, mode);
+    tested++;
+  }
+  printf("%d q16-dwconv kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
+  return tfcc_test_finish("q16_dwconv");
+}

@@ -1,0 +1,100 @@
+/* int16 elementwise ADD / SUB with general scales (q16-vbinary): every variant this CPU can run
+ * against the reference kernel (kernels/ref: tfcc_ref_arith_q, TFCC_AQ_ADD on int16), bit for
+ * bit: lengths around the vector widths, both inputs full, either one a broadcast scalar, both
+ * scalars, output aliasing an input, scales from equal to 1000x apart (add.cc's Prepare:
+ * tfcc_arith_q_prepare_add with left shift 15), SUB (negated multiplier), activation ranges,
+ * the extremes -32768 / 32767; and the parameters the kernels refuse (nonzero zero points). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/cpu_info.h"
+#include "kernels/kernel_families.h"
+#include "kernels/q16-vbinary/vbinary.h"
+#include "test_harness.h"
+
+static uint32_t rng = 777u;
+static uint32_t urand(void) {
+  rng = rng * 1664525u + 1013904223u;
+  return rng >> 8;
+}
+
+static int16_t val(int mode) {
+  if (mode == 1) return urand() & 1 ? (int16_t)32767 : (int16_t)-32768;
+  return (int16_t)(urand() & 0xffff);
+}
+
+/* The reference on shapes [n] (or [1] for a broadcast input). */
+static void ref_add(const tfcc_arith_q *q, const int16_t *a, const int16_t *b, int16_t *o, size_t n,
+                    int sa, int sb) {
+  tfcc_bcast bc;
+  const int32_t na = sa ? (int32_t)n : 1, nb = sb ? (int32_t)n : 1, no = (int32_t)n;
+  const int32_t ranks[2] = {1, 1};
+  const int32_t *dims[2] = {&na, &nb};
+  tfcc_bcast_plan(&bc, 2, ranks, dims, 1, &no);
+  CHECK(tfcc_ref_arith_q(TFCC_AQ_ADD, TFCC_INT16, &bc, a, b, o, q));
+}
+
+static void row_case(const tfcc_q16_vbinary_kernel *k, const tfcc_arith_q *q, size_t n, int sa,
+                     int sb, int mode, int alias) {
+  int16_t *a = malloc((n + 1) * 2), *b = malloc((n + 1) * 2), *want = malloc((n + 1) * 2);
+  int16_t *got = malloc((n + 1) * 2);
+  CHECK(a && b && want && got);
+  if (!a || !b || !want || !got) return;
+  for (size_t i = 0; i <= n; i++) a[i] = val(mode), b[i] = val(mode);
+  ref_add(q, a, b, want, n, sa, sb);
+  tfcc_q8_vbinary_params p;
+  CHECK(tfcc_q16_vbinary_params_init(TFCC_AQ_ADD, TFCC_INT16, q, &p));
+  got[n] = 0x5a5a;
+  int16_t *dst = got;
+  if (alias == 1 && sa) dst = a;
+  if (alias == 2 && sb) dst = b;
+  if (dst != got) dst[n] = 0x5a5a;
+  k->fn(&p, a, b, dst, n, sa, sb);
+  int bad = 0;
+  for (size_t i = 0; i < n; i++) bad += dst[i] != want[i];
+  CHECKF(bad == 0 && dst[n] == 0x5a5a, "%s n %zu steps %d,%d mode %d alias %d: %d wrong", k->name,
+         n, sa, sb, mode, alias, bad);
+  free(a), free(b), free(want), free(got);
+}
+
+int main(void) {
+  const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++)
+    CHECK(tfcc_q16_vbinary_select((tfcc_isa)isa) != NULL);
+  /* scales (s1, s2, so), SUB, activation range */
+  static const float sc[][3] = {{1e-3f, 1e-3f, 2e-3f},     {3.1e-4f, 7.7e-4f, 9.3e-4f},
+                                {1e-5f, 1e-2f, 1e-2f},     {2.5e-3f, 1.3e-4f, 6.1e-5f},
+                                {4.4e-4f, 4.3e-4f, 1e-3f}, {1e-3f, 3e-3f, 5e-4f}};
+  tfcc_arith_q q;
+  memset(&q, 0, sizeof q);
+  tfcc_arith_q_prepare_add(&q, 1e-3f, 1, 1e-3f, 0, 1e-3f, 0, 15, false);
+  q.act_min = -32768, q.act_max = 32767;
+  tfcc_q8_vbinary_params p;
+  CHECK(!tfcc_q16_vbinary_params_init(TFCC_AQ_ADD, TFCC_INT16, &q, &p)); /* zero point 1 */
+  CHECK(!tfcc_q16_vbinary_params_init(TFCC_AQ_ADD, TFCC_INT8, &q, &p));
+  CHECK(!tfcc_q16_vbinary_params_init(TFCC_AQ_MUL, TFCC_INT16, &q, &p));
+  static const size_t ns[] = {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1000};
+  int tested = 0;
+  for (int ki = 0; ki < tfcc_q16_vbinary_kernel_count(); ki++) {
+    const tfcc_q16_vbinary_kernel *k = tfcc_q16_vbinary_kernel_at(ki);
+    if (!tfcc_kernel_isa_fits(k->isa, best)) {
+      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
+      continue;
+    }
+    for (size_t si = 0; si < sizeof sc / sizeof sc[0]; si++)
+      for (int sub = 0; sub < 2; sub++)
+        for (int act = 0; act < 3; act++) {
+          memset(&q, 0, sizeof q);
+          tfcc_arith_q_prepare_add(&q, sc[si][0], 0, sc[si][1], 0, sc[si][2], 0, 15, sub);
+          q.act_min = act == 1 ? 0 : (act == 2 ? -1000 : -32768);
+          q.act_max = act == 2 ? 1000 : 32767;
+          for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+            for (int st = 0; st < 4; st++)
+              for (int mode = 0; mode < 2; mode++)
+                row_case(k, &q, ns[ni], st & 1, st >> 1, mode, (int)((ni + si) % 3));
+        }
+    tested++;
+  }
+  printf("%d q16-vbinary kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
+  return tfcc_test_finish("q16_vbinary");
+}
