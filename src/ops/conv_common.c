@@ -99,12 +99,36 @@ tfcc_status tfcc_conv_geom_bias(const tfcc_tensor *bias, const struct tfcc_conv_
   return TFCC_OK;
 }
 
+/* The farthest index a window reaches along one axis, over input and output positions both
+   (forward convolution walks output positions, TRANSPOSE_CONV input ones) */
+static int64_t spatial_span(int32_t in, int32_t out, int32_t stride, int32_t filter, int32_t dil,
+                            int32_t pad) {
+  const int64_t pos = in > out ? in : out, d = dil > 0 ? dil : 1;
+  const int64_t p = pad < 0 ? -(int64_t)pad : pad;
+  return pos * (stride > 0 ? stride : 1) + (int64_t)(filter > 0 ? filter : 0) * d + p;
+}
+
 tfcc_status tfcc_conv_geom_fits(const tfcc_tensor *in, const struct tfcc_conv_geom *g,
                                 tfcc_err *err) {
   int64_t n;
   int32_t od[4] = {g->batches, g->out_h, g->out_w, g->out_c};
   if (!tfcc_conv_count(4, od, &n) || !tfcc_conv_count(4, in->dims, &n))
     return tfcc_err_set(err, TFCC_ERR_SHAPE, "tensor too large");
+  /* Kernels index rows and columns in int32: a window placed at any input or output position,
+     stride and dilation applied, must stay within it (a fuzzed TRANSPOSE_CONV with 654 M input
+     rows at stride 4 overflowed iy * stride_h) */
+  const int64_t span_h =
+                    spatial_span(g->in_h, g->out_h, g->stride_h, g->filter_h, g->dil_h, g->pad_h),
+                span_w =
+                    spatial_span(g->in_w, g->out_w, g->stride_w, g->filter_w, g->dil_w, g->pad_w);
+  if (span_h > INT32_MAX || span_w > INT32_MAX)
+    return tfcc_err_set(err, TFCC_ERR_SHAPE,
+                        "%s window positions reach %lld (input %dx%d, output %dx%d, stride %dx%d): "
+                        "past the int32 index range",
+                        span_h > INT32_MAX ? "row" : "column",
+                        (long long)(span_h > INT32_MAX ? span_h : span_w), (int)g->in_h,
+                        (int)g->in_w, (int)g->out_h, (int)g->out_w, (int)g->stride_h,
+                        (int)g->stride_w);
   return TFCC_OK;
 }
 

@@ -222,7 +222,34 @@ static void float_orders(void) {
   }
 }
 
+/* A window position past the int32 index range is refused at prepare: 654 M input rows of
+   no channels at stride 4 (a fuzz find: the float kernel's iy * stride_h overflowed); a like
+   geometry within range still runs (all zeros) */
+static void huge_rows(void) {
+  static float none[1], fw[4];
+  int32_t shape[4] = {1, 8, 1, 4}, d4[1] = {4}, df[4] = {4, 1, 1, 0}, di[4] = {1, 654311425, 1, 0};
+  tt_case c;
+  memset(&c, 0, sizeof(c));
+  c.builtin = TFCC_OP_TRANSPOSE_CONV;
+  c.n_in = 3;
+  tt_set(&c.in[0], TFCC_INT32, 1, d4, shape);
+  tt_set(&c.in[1], TFCC_FLOAT32, 4, df, fw);
+  tt_set(&c.in[2], TFCC_FLOAT32, 4, di, none);
+  c.in[2].not_const = true;
+  tt_set(&c.out, TFCC_FLOAT32, 4, shape, NULL);
+  tt_opt_i(&c, 0, TFB_U8, TFCC_PAD_SAME);
+  tt_opt_i(&c, 1, TFB_I32, 4);
+  tt_opt_i(&c, 2, TFB_I32, 4);
+  tt_expect_fail(&c, true, "row window positions reach 2617245701 (input 654311425x1");
+  di[1] = 2;
+  tt_set(&c.in[2], TFCC_FLOAT32, 4, di, none);
+  c.in[2].not_const = true;
+  CHECKF(tt_run(&c, true) == TFCC_OK, "%s", c.err.msg);
+  tt_done(&c);
+}
+
 int main(void) {
+  huge_rows();
   float_orders();
   const tfcc_dtype dts[4] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
   for (int d = 0; d < 4; d++) {
