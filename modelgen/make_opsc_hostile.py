@@ -70,17 +70,17 @@ def reduce_window(fn, win, strides):
                {"reduce_function": fn})
 
 
-def shlo_reduce_window(body_index, body_op, window):
+def shlo_reduce_window(body_index, body_op, window, shape=(4, 4), out=(3, 3), **opts):
     m = S.Model(description="hostile stablehlo reduce_window")
-    x = m.add_tensor("x", I32, [4, 4])
+    x = m.add_tensor("x", I32, list(shape))
     iv = m.add_tensor("init", I32, [], data=S.pack(I32, [0]))
-    z = m.add_tensor("z", I32, [3, 3])
+    z = m.add_tensor("z", I32, list(out))
     _, sg = m.add_subgraph("body")
     a, b, c = (sg.add_tensor(k, I32, []) for k in ("a", "b", "c"))
     sg.add_op(body_op, [a, b], [c])
     sg.inputs, sg.outputs = [a, b], [c]
-    m.add_op("STABLEHLO_REDUCE_WINDOW", [x, iv], [z], {"window_dimensions": window,
-                                                       "body_subgraph_index": body_index})
+    m.add_op("STABLEHLO_REDUCE_WINDOW", [x, iv], [z], dict({"window_dimensions": window,
+                                                            "body_subgraph_index": body_index}, **opts))
     m.inputs, m.outputs = [x], [z]
     return S.serialize(m)
 
@@ -229,6 +229,12 @@ MODELS = [
      "body subgraph 1's operator STABLEHLO_SHIFT_LEFT is not a reduction"),
     ("stablehlo_reduce_window_options_rank", lambda: shlo_reduce_window(1, "STABLEHLO_ADD", [2]),
      "do not match the input rank 2"),
+    # fuzz52: the dilated input of [2, 2, 2] by 2^24 - 1 has 2^72 elements; its scratch size
+    # wrapped to 0 bytes and the dilation wrote past it
+    ("stablehlo_reduce_window_dilated_2p72", lambda: shlo_reduce_window(
+        1, "STABLEHLO_ADD", [1, 1, 1], shape=(2, 2, 2), out=(2, 2, 2), window_strides=[(1 << 24) - 1] * 3,
+        base_dilations=[(1 << 24) - 1] * 3),
+     "STABLEHLO_REDUCE_WINDOW: dimension 2: the input dilated (16777216) or padded (16777216) passes 2^48"),
     ("stablehlo_scatter_body_op", lambda: scatter("ADD", [2, 3]),
      "update computation subgraph 1's operator ADD is not supported"),
     ("stablehlo_scatter_updates_shape", lambda: scatter("STABLEHLO_ADD", [3, 3]),
@@ -526,6 +532,12 @@ def versioned(op, dtype, version, extra_const=None):
 
 # models that must load: operator versions TFLite's resolver registers, in dtypes tfcc runs
 ACCEPTED = [
+    # fuzz52: windows of 2^31 - 1 that fit none of the input: an empty output, and the window's
+    # size (2^93) is never taken (it overflowed int64 in the kernel)
+    ("reduce_window_empty_huge_window", lambda: one(
+        "REDUCE_WINDOW", [T(F32, [1, 1, 1], const=[1.0]), T(F32, [], const=[0.0]),
+                          T(S.INT64, [3], const=[(1 << 31) - 1] * 3), T(S.INT64, [3], const=[1] * 3),
+                          T(S.INT64, [3], const=[1] * 3)], [T(F32, [0, 0, 0])], {"reduce_function": 1})),
     # format: graph outputs declared with another type than TFLite's Prepare gives them (it
     # overwrites the declared one: a uint8 ADD, a bool GREATER); tfcc outputs that type
     ("add_u8_output_declared_f32", lambda: one("ADD", [T(S.UINT8, [4], q=(0.5, 3)), T(S.UINT8, [4], q=(0.5, 3))],
@@ -552,6 +564,40 @@ ACCEPTED = [
 ]
 
 
+# Operators whose work the file's shapes and options make quadratic in the input: each model
+# must load, and the tfcc_op_info.macs of its operator 0 must be the figure given (what the
+# operator's eval walks; a caller bounding a run's work, as fuzz_model_run does, reads it).
+# work.txt: "<file> <macs>"; tests/ops/test_opsc_hostile_models.c checks them (fuzz52).
+I64 = S.INT64
+WORK = [
+    # SAME pooling of 512 x 512 with a 512 x 512 window: each output walks the image
+    ("work_average_pool_512_same", lambda: one("AVERAGE_POOL_2D", [T(F32, [1, 512, 512, 1])], [T(F32, [1, 512, 512, 1])],
+                                               {"padding": "SAME", "stride_w": 1, "stride_h": 1, "filter_width": 512,
+                                                "filter_height": 512}),
+     512 * 512 * 512 * 512),
+    # the window is clipped to the image: 4 x 4 of a window of 2^30 x 2^30
+    ("work_max_pool_window_2p30", lambda: one("MAX_POOL_2D", [T(F32, [2, 4, 4, 3])], [T(F32, [2, 4, 4, 3])],
+                                              {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                               "filter_width": 1 << 30, "filter_height": 1 << 30}),
+     2 * 4 * 4 * 3 * 16),
+    ("work_lrn_depth_65536", lambda: one("LOCAL_RESPONSE_NORMALIZATION", [T(F32, [1, 1, 2, 65536])],
+                                         [T(F32, [1, 1, 2, 65536])],
+                                         {"radius": 1 << 20, "bias": 1.0, "alpha": 1.0, "beta": 0.5}),
+     2 * 65536 * 65536),
+    ("work_reduce_window_half", lambda: one("REDUCE_WINDOW", [T(F32, [100000]), T(F32, [], const=[0.0]),
+                                                              T(I64, [1], const=[50000]), T(I64, [1], const=[1]),
+                                                              T(I64, [1], const=[1])], [T(F32, [50001])],
+                                            {"reduce_function": 1}),
+     50001 * 50000),
+    ("work_stablehlo_reduce_window_half", lambda: shlo_reduce_window(
+        1, "STABLEHLO_ADD", [40000, 2], shape=(80000, 2), out=(40001, 1)), 40001 * 40000 * 2),
+    ("work_nms_200000", lambda: one("NON_MAX_SUPPRESSION_V4", [T(F32, [200000, 4]), T(F32, [200000]),
+                                                                T(I32, [], const=[150000]), T(F32, [], const=[1.0]),
+                                                                T(F32, [], const=[0.0])], [T(I32, [150000]), T(I32, [])]),
+     200000 * 150000),
+]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -569,6 +615,12 @@ def main():
             with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
                 f.write(make())
             idx.write("%s.tflite\n" % name)
+    with open(os.path.join(args.out, "work.txt"), "w") as idx:
+        idx.write("# <file> <macs of operator 0>: modelgen/make_opsc_hostile.py\n")
+        for name, make, macs in WORK:
+            with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
+                f.write(make())
+            idx.write("%s.tflite %d\n" % (name, macs))
     print("%d hostile models written to %s" % (len(MODELS), args.out))
 
 

@@ -3,8 +3,11 @@
  * bad options and bad subgraph indices must fail the load or the session creation through the
  * public API with an error naming the operator and the cause (tests/ops/data/opsc_hostile,
  * written by modelgen/make_opsc_hostile.py; index.txt gives the words each error must hold), and
- * models naming operator versions TFLite's resolver registers must load (accepted.txt). */
+ * models naming operator versions TFLite's resolver registers must load (accepted.txt), and
+ * models whose operator's work is quadratic in its input must report that work as the
+ * operator's macs (work.txt). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_harness.h"
@@ -71,6 +74,31 @@ int main(void) {
   }
   if (g) fclose(g);
   CHECKF(n_ok >= 3, "only %d accepted models listed", n_ok);
+  /* and operators whose work is quadratic in their input report it (tfcc_op_info.macs) */
+  snprintf(index, sizeof index, "%s/work.txt", dir);
+  FILE *w = fopen(index, "r");
+  CHECKF(w != NULL, "%s not found", index);
+  int n_work = 0;
+  while (rt && w && fgets(line, sizeof line, w)) {
+    if (line[0] == '#' || line[0] == '\n') continue;
+    line[strcspn(line, "\n")] = 0;
+    char *figure = strchr(line, ' ');
+    if (!figure) continue;
+    *figure++ = 0;
+    char path[1700];
+    snprintf(path, sizeof path, "%s/%s", dir, line);
+    tfcc_model *m = NULL;
+    tfcc_op_info oi = {0};
+    tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+    if (st == TFCC_OK) st = tfcc_model_op_info(m, 0, &oi);
+    CHECKF(st == TFCC_OK, "%s: %s", line, tfcc_last_error());
+    CHECKF(oi.macs == strtoll(figure, NULL, 10), "%s: macs %lld, expected %s", line,
+           (long long)oi.macs, figure);
+    if (m) tfcc_model_release(m);
+    n_work++;
+  }
+  if (w) fclose(w);
+  CHECKF(n_work >= 6, "only %d work models listed", n_work);
   CHECKF(n >= 22, "only %d hostile models listed", n);
   if (rt) tfcc_runtime_destroy(rt);
   return tfcc_test_finish("ops.opsc_hostile_models");
