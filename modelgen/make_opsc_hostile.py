@@ -85,11 +85,14 @@ def shlo_reduce_window(body_index, body_op, window, shape=(4, 4), out=(3, 3), **
     return S.serialize(m)
 
 
-def scatter(body_op, ushape):
+def scatter(body_op, ushape, indices=None):
+    """indices: constant int64 start indices [2, 1] (and x, u constant: the scatter is computed at
+    load or prepare); None: all three are model inputs."""
     m = S.Model(description="hostile stablehlo scatter")
-    x = m.add_tensor("x", F32, [5, 3])
-    i = m.add_tensor("i", I32, [2, 1])
-    u = m.add_tensor("u", F32, ushape)
+    const = indices is not None
+    x = m.add_tensor("x", F32, [5, 3], data=S.pack(F32, [1.0] * 15) if const else None)
+    i = m.add_tensor("i", S.INT64 if const else I32, [2, 1], data=S.pack(S.INT64, indices) if const else None)
+    u = m.add_tensor("u", F32, ushape, data=S.pack(F32, [2.0] * 6) if const else None)
     z = m.add_tensor("z", F32, [5, 3])
     _, sg = m.add_subgraph("update_computation")
     a, b, c = (sg.add_tensor(k, F32, []) for k in ("a", "b", "c"))
@@ -98,7 +101,7 @@ def scatter(body_op, ushape):
     m.add_op("STABLEHLO_SCATTER", [x, i, u], [z], {"update_window_dims": [1], "inserted_window_dims": [0],
                                                     "scatter_dims_to_operand_dims": [0], "index_vector_dim": 1,
                                                     "update_computation_subgraph_index": 1})
-    m.inputs, m.outputs = [x, i, u], [z]
+    m.inputs, m.outputs = ([] if const else [x, i, u]), [z]
     return S.serialize(m)
 
 
@@ -532,6 +535,11 @@ def versioned(op, dtype, version, extra_const=None):
 
 # models that must load: operator versions TFLite's resolver registers, in dtypes tfcc runs
 ACCEPTED = [
+    # fuzz52: start indices near the int64 ends (skipped: outside the operand); their position
+    # plus the window index, times the stride, overflowed int64 (fuzz_model_run's
+    # stablehlo_scatter_i64idx_add_f32 with input bytes as indices)
+    ("stablehlo_scatter_index_int64_ends", lambda: scatter("STABLEHLO_ADD", [2, 3],
+                                                           indices=[(1 << 63) - 1, -(1 << 63)])),
     # fuzz52: windows of 2^31 - 1 that fit none of the input: an empty output, and the window's
     # size (2^93) is never taken (it overflowed int64 in the kernel)
     ("reduce_window_empty_huge_window", lambda: one(
