@@ -599,6 +599,10 @@ WORK = [
      50001 * 50000),
     ("work_stablehlo_reduce_window_half", lambda: shlo_reduce_window(
         1, "STABLEHLO_ADD", [40000, 2], shape=(80000, 2), out=(40001, 1)), 40001 * 40000 * 2),
+    # every item's bytes hashed once per seed: seeds from the graph's input, [4096, 32] of them
+    ("work_lsh_projection_seeds_input", lambda: one("LSH_PROJECTION", [T(F32, [4096, 32]), T(S.UINT8, [2048, 1024])],
+                                                    [T(I32, [4096])], {"type": 1}),
+     4096 * 32 * 2048 * (1024 + 4)),
     ("work_nms_200000", lambda: one("NON_MAX_SUPPRESSION_V4", [T(F32, [200000, 4]), T(F32, [200000]),
                                                                 T(I32, [], const=[150000]), T(F32, [], const=[1.0]),
                                                                 T(F32, [], const=[0.0])], [T(I32, [150000]), T(I32, [])]),
