@@ -535,6 +535,13 @@ def versioned(op, dtype, version, extra_const=None):
 
 # models that must load: operator versions TFLite's resolver registers, in dtypes tfcc runs
 ACCEPTED = [
+    # fuzz52: an output_shape of height 0 (an empty output): the uint8 kernel cleared its 0 bytes
+    # of int64 accumulators at a NULL scratch (undefined; scratch of 0 bytes now points at the
+    # empty tensors' address). The test runs each accepted model once.
+    ("transpose_conv_u8_output_height_0", lambda: one(
+        "TRANSPOSE_CONV", [T(I32, [4], const=[1, 0, 8, 2]), T(S.UINT8, [2, 3, 3, 3], q=(0.0039, 154), const=[128] * 54),
+                           T(S.UINT8, [1, 3, 4, 3], q=(0.0157, 127)), T(I32, [2], q=(6.15e-5, 0), const=[0, 0])],
+        [T(S.UINT8, [1, 0, 8, 2], q=(0.0192, 127))], {"padding": "SAME", "stride_w": 2, "stride_h": 2})),
     # fuzz52: start indices near the int64 ends (skipped: outside the operand); their position
     # plus the window index, times the stride, overflowed int64 (fuzz_model_run's
     # stablehlo_scatter_i64idx_add_f32 with input bytes as indices)
