@@ -153,6 +153,14 @@ def bidi_lstm_aux(na=None, drop=None):
     return c.build()[0]
 
 
+def lstm_ln_scale(scale):
+    """ops: a full-integer UNIDIRECTIONAL_SEQUENCE_LSTM with layer norm (seq_cases) whose gate 1
+    layer-norm coefficients have quantization scale `scale`."""
+    c = seq_cases.seq_lstm_case("hostile_lstm_ln_scale", "i8", 2, 3, 5, 6, 4, ln=True, proj=True)
+    c.tensors["l1"].q = (scale, 0)
+    return c.build()[0]
+
+
 def bidi_rnn_aux(features=None, drop=None):
     """ops: BIDIRECTIONAL_SEQUENCE_RNN with cross-linked auxiliary input (seq_cases), its
     auxiliary input and weights of `features` features, or input `drop` (9-11) left out."""
@@ -238,6 +246,10 @@ MODELS = [
         1, "STABLEHLO_ADD", [1, 1, 1], shape=(2, 2, 2), out=(2, 2, 2), window_strides=[(1 << 24) - 1] * 3,
         base_dilations=[(1 << 24) - 1] * 3),
      "STABLEHLO_REDUCE_WINDOW: dimension 2: the input dilated (16777216) or padded (16777216) passes 2^48"),
+    # fuzz52: the kernel rescales by the scale's multiplier times 2^12: 1.2e18 asked for a left
+    # shift of 2^43 (undefined; its multiplier saturates at 2^31), and 10000 x it for an int32 guard
+    ("lstm_i8_layer_norm_scale_1e18", lambda: lstm_ln_scale(1.2e18),
+     "layer-norm coefficients 21: scale 1.2e+18 is too large (2^31, the kernel shifts by at most 2^19)"),
     ("stablehlo_scatter_body_op", lambda: scatter("ADD", [2, 3]),
      "update computation subgraph 1's operator ADD is not supported"),
     ("stablehlo_scatter_updates_shape", lambda: scatter("STABLEHLO_ADD", [3, 3]),
