@@ -27,7 +27,9 @@
  * 196,608-step input (now under the run's deadline), pooling of an empty output over 33 M
  * batches, RESIZE of a zero-height image, an RFFT2D of 2^21 rows (the multiply-add limit);
  * stop 52 (with the static outputs bound, the conformance seeds' operators run on the input
- * bytes): a STABLEHLO_SCATTER start index of 6.9e18 overflowing int64, and a
+ * bytes): a STABLEHLO_SCATTER start index of 6.9e18 overflowing int64, a TRANSPOSE_CONV of
+ * height 0 clearing a NULL scratch, int32 overflows of the reference integer LSTM and of the
+ * quantized MEAN's rescale, an LSTM layer-norm scale of 1.2e18 (a 2^43 shift), and a
  * STABLEHLO_REDUCE_WINDOW of 23 s under load (6.9 M window steps on a 12 MB input; no defect).
  * Run by hand:
  *   build-asan/tests/fuzz/fuzz_model_run -max_total_time=300 -timeout=20 -rss_limit_mb=3072 \
