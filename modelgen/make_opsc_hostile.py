@@ -70,26 +70,29 @@ def reduce_window(fn, win, strides):
                {"reduce_function": fn})
 
 
-def shlo_reduce_window(body_index, body_op, window):
+def shlo_reduce_window(body_index, body_op, window, shape=(4, 4), out=(3, 3), **opts):
     m = S.Model(description="hostile stablehlo reduce_window")
-    x = m.add_tensor("x", I32, [4, 4])
+    x = m.add_tensor("x", I32, list(shape))
     iv = m.add_tensor("init", I32, [], data=S.pack(I32, [0]))
-    z = m.add_tensor("z", I32, [3, 3])
+    z = m.add_tensor("z", I32, list(out))
     _, sg = m.add_subgraph("body")
     a, b, c = (sg.add_tensor(k, I32, []) for k in ("a", "b", "c"))
     sg.add_op(body_op, [a, b], [c])
     sg.inputs, sg.outputs = [a, b], [c]
-    m.add_op("STABLEHLO_REDUCE_WINDOW", [x, iv], [z], {"window_dimensions": window,
-                                                       "body_subgraph_index": body_index})
+    m.add_op("STABLEHLO_REDUCE_WINDOW", [x, iv], [z], dict({"window_dimensions": window,
+                                                            "body_subgraph_index": body_index}, **opts))
     m.inputs, m.outputs = [x], [z]
     return S.serialize(m)
 
 
-def scatter(body_op, ushape):
+def scatter(body_op, ushape, indices=None):
+    """indices: constant int64 start indices [2, 1] (and x, u constant: the scatter is computed at
+    load or prepare); None: all three are model inputs."""
     m = S.Model(description="hostile stablehlo scatter")
-    x = m.add_tensor("x", F32, [5, 3])
-    i = m.add_tensor("i", I32, [2, 1])
-    u = m.add_tensor("u", F32, ushape)
+    const = indices is not None
+    x = m.add_tensor("x", F32, [5, 3], data=S.pack(F32, [1.0] * 15) if const else None)
+    i = m.add_tensor("i", S.INT64 if const else I32, [2, 1], data=S.pack(S.INT64, indices) if const else None)
+    u = m.add_tensor("u", F32, ushape, data=S.pack(F32, [2.0] * 6) if const else None)
     z = m.add_tensor("z", F32, [5, 3])
     _, sg = m.add_subgraph("update_computation")
     a, b, c = (sg.add_tensor(k, F32, []) for k in ("a", "b", "c"))
@@ -98,7 +101,7 @@ def scatter(body_op, ushape):
     m.add_op("STABLEHLO_SCATTER", [x, i, u], [z], {"update_window_dims": [1], "inserted_window_dims": [0],
                                                     "scatter_dims_to_operand_dims": [0], "index_vector_dim": 1,
                                                     "update_computation_subgraph_index": 1})
-    m.inputs, m.outputs = [x, i, u], [z]
+    m.inputs, m.outputs = ([] if const else [x, i, u]), [z]
     return S.serialize(m)
 
 
@@ -147,6 +150,14 @@ def bidi_lstm_aux(na=None, drop=None):
     c = seq_cases.bidi_lstm_case("hostile_bidi_aux", 2, 3, 4, 5, 5, aux="cross", na=na)
     if drop is not None:
         c.ops[0][1][drop] = OMIT
+    return c.build()[0]
+
+
+def lstm_ln_scale(scale):
+    """ops: a full-integer UNIDIRECTIONAL_SEQUENCE_LSTM with layer norm (seq_cases) whose gate 1
+    layer-norm coefficients have quantization scale `scale`."""
+    c = seq_cases.seq_lstm_case("hostile_lstm_ln_scale", "i8", 2, 3, 5, 6, 4, ln=True, proj=True)
+    c.tensors["l1"].q = (scale, 0)
     return c.build()[0]
 
 
@@ -229,6 +240,16 @@ MODELS = [
      "body subgraph 1's operator STABLEHLO_SHIFT_LEFT is not a reduction"),
     ("stablehlo_reduce_window_options_rank", lambda: shlo_reduce_window(1, "STABLEHLO_ADD", [2]),
      "do not match the input rank 2"),
+    # fuzz52: the dilated input of [2, 2, 2] by 2^24 - 1 has 2^72 elements; its scratch size
+    # wrapped to 0 bytes and the dilation wrote past it
+    ("stablehlo_reduce_window_dilated_2p72", lambda: shlo_reduce_window(
+        1, "STABLEHLO_ADD", [1, 1, 1], shape=(2, 2, 2), out=(2, 2, 2), window_strides=[(1 << 24) - 1] * 3,
+        base_dilations=[(1 << 24) - 1] * 3),
+     "STABLEHLO_REDUCE_WINDOW: dimension 2: the input dilated (16777216) or padded (16777216) passes 2^48"),
+    # fuzz52: the kernel rescales by the scale's multiplier times 2^12: 1.2e18 asked for a left
+    # shift of 2^43 (undefined; its multiplier saturates at 2^31), and 10000 x it for an int32 guard
+    ("lstm_i8_layer_norm_scale_1e18", lambda: lstm_ln_scale(1.2e18),
+     "layer-norm coefficients 21: scale 1.2e+18 is too large (2^31, the kernel shifts by at most 2^19)"),
     ("stablehlo_scatter_body_op", lambda: scatter("ADD", [2, 3]),
      "update computation subgraph 1's operator ADD is not supported"),
     ("stablehlo_scatter_updates_shape", lambda: scatter("STABLEHLO_ADD", [3, 3]),
@@ -534,6 +555,24 @@ def versioned(op, dtype, version, extra_const=None):
 
 # models that must load: operator versions TFLite's resolver registers, in dtypes tfcc runs
 ACCEPTED = [
+    # fuzz52: an output_shape of height 0 (an empty output): the uint8 kernel cleared its 0 bytes
+    # of int64 accumulators at a NULL scratch (undefined; scratch of 0 bytes now points at the
+    # empty tensors' address). The test runs each accepted model once.
+    ("transpose_conv_u8_output_height_0", lambda: one(
+        "TRANSPOSE_CONV", [T(I32, [4], const=[1, 0, 8, 2]), T(S.UINT8, [2, 3, 3, 3], q=(0.0039, 154), const=[128] * 54),
+                           T(S.UINT8, [1, 3, 4, 3], q=(0.0157, 127)), T(I32, [2], q=(6.15e-5, 0), const=[0, 0])],
+        [T(S.UINT8, [1, 0, 8, 2], q=(0.0192, 127))], {"padding": "SAME", "stride_w": 2, "stride_h": 2})),
+    # fuzz52: start indices near the int64 ends (skipped: outside the operand); their position
+    # plus the window index, times the stride, overflowed int64 (fuzz_model_run's
+    # stablehlo_scatter_i64idx_add_f32 with input bytes as indices)
+    ("stablehlo_scatter_index_int64_ends", lambda: scatter("STABLEHLO_ADD", [2, 3],
+                                                           indices=[(1 << 63) - 1, -(1 << 63)])),
+    # fuzz52: windows of 2^31 - 1 that fit none of the input: an empty output, and the window's
+    # size (2^93) is never taken (it overflowed int64 in the kernel)
+    ("reduce_window_empty_huge_window", lambda: one(
+        "REDUCE_WINDOW", [T(F32, [1, 1, 1], const=[1.0]), T(F32, [], const=[0.0]),
+                          T(S.INT64, [3], const=[(1 << 31) - 1] * 3), T(S.INT64, [3], const=[1] * 3),
+                          T(S.INT64, [3], const=[1] * 3)], [T(F32, [0, 0, 0])], {"reduce_function": 1})),
     # format: graph outputs declared with another type than TFLite's Prepare gives them (it
     # overwrites the declared one: a uint8 ADD, a bool GREATER); tfcc outputs that type
     ("add_u8_output_declared_f32", lambda: one("ADD", [T(S.UINT8, [4], q=(0.5, 3)), T(S.UINT8, [4], q=(0.5, 3))],
@@ -560,6 +599,44 @@ ACCEPTED = [
 ]
 
 
+# Operators whose work the file's shapes and options make quadratic in the input: each model
+# must load, and the tfcc_op_info.macs of its operator 0 must be the figure given (what the
+# operator's eval walks; a caller bounding a run's work, as fuzz_model_run does, reads it).
+# work.txt: "<file> <macs>"; tests/ops/test_opsc_hostile_models.c checks them (fuzz52).
+I64 = S.INT64
+WORK = [
+    # SAME pooling of 512 x 512 with a 512 x 512 window: each output walks the image
+    ("work_average_pool_512_same", lambda: one("AVERAGE_POOL_2D", [T(F32, [1, 512, 512, 1])], [T(F32, [1, 512, 512, 1])],
+                                               {"padding": "SAME", "stride_w": 1, "stride_h": 1, "filter_width": 512,
+                                                "filter_height": 512}),
+     512 * 512 * 512 * 512),
+    # the window is clipped to the image: 4 x 4 of a window of 2^30 x 2^30
+    ("work_max_pool_window_2p30", lambda: one("MAX_POOL_2D", [T(F32, [2, 4, 4, 3])], [T(F32, [2, 4, 4, 3])],
+                                              {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                               "filter_width": 1 << 30, "filter_height": 1 << 30}),
+     2 * 4 * 4 * 3 * 16),
+    ("work_lrn_depth_65536", lambda: one("LOCAL_RESPONSE_NORMALIZATION", [T(F32, [1, 1, 2, 65536])],
+                                         [T(F32, [1, 1, 2, 65536])],
+                                         {"radius": 1 << 20, "bias": 1.0, "alpha": 1.0, "beta": 0.5}),
+     2 * 65536 * 65536),
+    ("work_reduce_window_half", lambda: one("REDUCE_WINDOW", [T(F32, [100000]), T(F32, [], const=[0.0]),
+                                                              T(I64, [1], const=[50000]), T(I64, [1], const=[1]),
+                                                              T(I64, [1], const=[1])], [T(F32, [50001])],
+                                            {"reduce_function": 1}),
+     50001 * 50000),
+    ("work_stablehlo_reduce_window_half", lambda: shlo_reduce_window(
+        1, "STABLEHLO_ADD", [40000, 2], shape=(80000, 2), out=(40001, 1)), 40001 * 40000 * 2),
+    # every item's bytes hashed once per seed: seeds from the graph's input, [4096, 32] of them
+    ("work_lsh_projection_seeds_input", lambda: one("LSH_PROJECTION", [T(F32, [4096, 32]), T(S.UINT8, [2048, 1024])],
+                                                    [T(I32, [4096])], {"type": 1}),
+     4096 * 32 * 2048 * (1024 + 4)),
+    ("work_nms_200000", lambda: one("NON_MAX_SUPPRESSION_V4", [T(F32, [200000, 4]), T(F32, [200000]),
+                                                                T(I32, [], const=[150000]), T(F32, [], const=[1.0]),
+                                                                T(F32, [], const=[0.0])], [T(I32, [150000]), T(I32, [])]),
+     200000 * 150000),
+]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -577,6 +654,12 @@ def main():
             with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
                 f.write(make())
             idx.write("%s.tflite\n" % name)
+    with open(os.path.join(args.out, "work.txt"), "w") as idx:
+        idx.write("# <file> <macs of operator 0>: modelgen/make_opsc_hostile.py\n")
+        for name, make, macs in WORK:
+            with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
+                f.write(make())
+            idx.write("%s.tflite %d\n" % (name, macs))
     print("%d hostile models written to %s" % (len(MODELS), args.out))
 
 

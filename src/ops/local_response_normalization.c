@@ -3,6 +3,7 @@
  * radius)^-beta along the last dimension (local_response_norm.cc). */
 #include "kernels/ref/lrn.h"
 #include "ops/shape_ops_util.h"
+#include "ops/work_estimate.h"
 
 #define OP "LOCAL_RESPONSE_NORMALIZATION"
 
@@ -27,5 +28,13 @@ static tfcc_status lrn_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
+/* The squares eval sums (macs hook): each element's window of 2 radius + 1 channels, clipped
+ * to the depth, so quadratic in a deep input's depth. */
+static int64_t lrn_macs(const tfcc_op_ctx *ctx) {
+  if (ctx->n_in < 1 || !ctx->in[0] || ctx->in[0]->rank != 4) return 0;
+  const int64_t depth = ctx->in[0]->dims[3], win = 2 * (int64_t)ctx->node->opts.lrn.radius + 1;
+  return tfcc_work_mul(tfcc_tensor_elements(ctx->in[0]), win < depth ? win : depth);
+}
+
 const tfcc_op_def tfcc_op_local_response_normalization = {
-    .name = OP, .prepare = lrn_prepare, .eval = lrn_eval};
+    .name = OP, .prepare = lrn_prepare, .eval = lrn_eval, .macs = lrn_macs};

@@ -6,6 +6,7 @@
  * farmhash Fingerprint64(seed ++ item) (kernels/ref/lsh.h). Type UNKNOWN is refused, as TFLite. */
 #include "kernels/ref/lsh.h"
 #include "ops/shape_ops_util.h"
+#include "ops/work_estimate.h"
 
 #define OP "LSH_PROJECTION"
 
@@ -61,4 +62,15 @@ static tfcc_status lsh_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_lsh_projection = {.name = OP, .prepare = lsh_prepare, .eval = lsh_eval};
+/* The bytes eval hashes (macs hook): every item, once per bit of each hash function. With the
+ * seeds a graph input, [65536, 32] of them over an 8 MB input are 1.8e13. */
+static int64_t lsh_macs(const tfcc_op_ctx *ctx) {
+  if (ctx->n_in < 2 || !ctx->in[0] || !ctx->in[1] || ctx->in[0]->rank != 2) return 0;
+  const tfcc_tensor *hash = ctx->in[0], *in = ctx->in[1];
+  const int64_t per_item = (int64_t)item_bytes(in) + (int64_t)sizeof(float); /* seed ++ item */
+  return tfcc_work_mul(tfcc_work_mul(hash->dims[0], hash->dims[1]),
+                       tfcc_work_mul(in->rank > 0 ? in->dims[0] : 1, per_item));
+}
+
+const tfcc_op_def tfcc_op_lsh_projection = {
+    .name = OP, .prepare = lsh_prepare, .eval = lsh_eval, .macs = lsh_macs};

@@ -12,6 +12,7 @@
  * IoU blocks); tfcc_nms is its reference twin (byte-identical results). */
 #include "kernels/detect/nms.h"
 #include "ops/op.h"
+#include "ops/work_estimate.h"
 
 static tfcc_status check_scalar(tfcc_op_ctx *ctx, const char *op, int i, const char *what,
                                 tfcc_dtype want) {
@@ -106,7 +107,24 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
   return "nms-fast";
 }
 
-const tfcc_op_def tfcc_op_non_max_suppression_v4 = {
-    .name = "NON_MAX_SUPPRESSION_V4", .prepare = v4_prepare, .eval = v4_eval, .kernel = kernel};
-const tfcc_op_def tfcc_op_non_max_suppression_v5 = {
-    .name = "NON_MAX_SUPPRESSION_V5", .prepare = v5_prepare, .eval = v5_eval, .kernel = kernel};
+/* The IoUs eval may take (macs hook): each candidate against up to every selected box, of
+ * which there are at most max_output_size and at most n: quadratic in the boxes (200,000 boxes
+ * kept by a threshold of 1 are 2e10). */
+static int64_t macs(const tfcc_op_ctx *ctx) {
+  if (ctx->n_in < 1 || ctx->n_out < 1 || !ctx->in[0] || !ctx->out[0] || ctx->in[0]->rank != 2 ||
+      ctx->out[0]->rank != 1)
+    return 0;
+  const int64_t n = ctx->in[0]->dims[0], max_out = ctx->out[0]->dims[0];
+  return tfcc_work_mul(n, max_out < n ? max_out : n);
+}
+
+const tfcc_op_def tfcc_op_non_max_suppression_v4 = {.name = "NON_MAX_SUPPRESSION_V4",
+                                                    .prepare = v4_prepare,
+                                                    .eval = v4_eval,
+                                                    .macs = macs,
+                                                    .kernel = kernel};
+const tfcc_op_def tfcc_op_non_max_suppression_v5 = {.name = "NON_MAX_SUPPRESSION_V5",
+                                                    .prepare = v5_prepare,
+                                                    .eval = v5_eval,
+                                                    .macs = macs,
+                                                    .kernel = kernel};

@@ -13,6 +13,7 @@
 #include "ops/conv_common.h"
 #include "ops/f32_fast.h"
 #include "ops/hybrid.h"
+#include "ops/work_estimate.h"
 
 typedef struct pool_params {
   tfcc_pool_kind kind;
@@ -187,6 +188,24 @@ tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx) {
   return tfcc_pool_q(p->kind == TFCC_POOL_AVG, dt, &g, in, ql, qh, out)
              ? TFCC_OK
              : tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "input dtype unsupported");
+}
+
+/* The taps eval walks (tfcc_op_info.macs): per output element, the window clipped to the image,
+ * or the whole window in XNNPACK's order (its taps in the padding read the zero row). A window
+ * as wide as the image over every pixel is quadratic in the input: a 512 x 512 SAME pooling
+ * with a 512 x 512 filter is 6.9e10 taps. */
+int64_t tfcc_pool_macs(const tfcc_op_ctx *ctx) {
+  const pool_params *p = ctx->params;
+  if (!p || ctx->n_in < 1 || !ctx->in[0]) return 0;
+  tfcc_conv_geom g;
+  tfcc_op_quiet q;
+  if (pool_geom(tfcc_op_quiet_ctx(ctx, &q), &g) != TFCC_OK) return 0;
+  const bool whole = p->xnn && ctx->in[0]->dtype == TFCC_FLOAT32 &&
+                     !xnn_avgpool_global_old(p, &g) && tfcc_xnn_avgpool_fits(&g);
+  const int64_t fh = whole || g.filter_h < g.in_h ? g.filter_h : g.in_h;
+  const int64_t fw = whole || g.filter_w < g.in_w ? g.filter_w : g.in_w;
+  int64_t n = tfcc_work_mul(tfcc_work_mul(g.batches, g.out_h), tfcc_work_mul(g.out_w, g.out_c));
+  return tfcc_work_mul(n, tfcc_work_mul(fh, fw));
 }
 
 const char *tfcc_pool_kernel_name(const tfcc_op_ctx *ctx) {

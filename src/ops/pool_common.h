@@ -18,9 +18,12 @@ tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind);
                            .init = init, \
                            .prepare = tfcc_pool_prepare, \
                            .eval = tfcc_pool_eval, \
+                           .macs = tfcc_pool_macs, \
                            .kernel = kernel_fn}
 tfcc_status tfcc_pool_prepare(tfcc_op_ctx *ctx);
 tfcc_status tfcc_pool_eval(tfcc_op_ctx *ctx);
+/* The window taps eval walks at the current shapes (op macs hook). */
+int64_t tfcc_pool_macs(const tfcc_op_ctx *ctx);
 /* Name of the kernel eval runs (op kernel hook): "pool-avx512"..., or "ref". */
 const char *tfcc_pool_kernel_name(const tfcc_op_ctx *ctx);
 

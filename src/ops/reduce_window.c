@@ -55,4 +55,10 @@ static tfcc_status rw_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-const tfcc_op_def tfcc_op_reduce_window = {.name = OP, .prepare = rw_prepare, .eval = rw_eval};
+static int64_t rw_macs(const tfcc_op_ctx *ctx) {
+  if (ctx->n_in < 5 || ctx->n_out < 1 || !ctx->in[2] || !ctx->in[2]->data || !ctx->out[0]) return 0;
+  return tfcc_rw_work(ctx->out[0], ctx->in[2]->data);
+}
+
+const tfcc_op_def tfcc_op_reduce_window = {
+    .name = OP, .prepare = rw_prepare, .eval = rw_eval, .macs = rw_macs};

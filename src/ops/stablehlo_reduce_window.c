@@ -109,7 +109,7 @@ static tfcc_status srw_prepare(tfcc_op_ctx *ctx) {
       (unsigned)o->n_window, (unsigned)o->n_strides, (unsigned)o->n_base_dilations,
       (unsigned)o->n_window_dilations, (unsigned)o->n_padding, (unsigned)r);
   const int64_t lim = (int64_t)1 << 24;
-  size_t bytes1 = 1, bytes2 = 1;
+  size_t n1 = 1, n2 = 1; /* elements of the dilated and the padded input */
   for (int32_t k = 0; k < in->rank; k++) {
     const srw_dim d = dim_of(o, k);
     TFCC_OP_CHECK(ctx,
@@ -126,14 +126,25 @@ static tfcc_status srw_prepare(tfcc_op_ctx *ctx) {
     TFCC_OP_CHECK(ctx, d1 <= INT32_MAX && d2 >= 0 && d2 <= INT32_MAX, TFCC_ERR_SHAPE,
                   OP ": dimension %d: dilated %lld, padded %lld out of range", (int)k,
                   (long long)d1, (long long)d2);
-    bytes1 *= (size_t)d1;
-    bytes2 *= (size_t)d2;
+    /* the dilated and the padded input are materialized in scratch: their element counts
+       (2^24 per dimension over three dimensions passed 2^64 and wrapped to 0) */
+    const int64_t lim_n = INT64_C(1) << 48;
+    TFCC_OP_CHECK(ctx, (int64_t)n1 <= lim_n / d1 && (d2 == 0 || (int64_t)n2 <= lim_n / d2),
+                  TFCC_ERR_SHAPE,
+                  OP
+                  ": dimension %d: the input dilated (%lld) or padded (%lld) passes 2^48 "
+                  "elements",
+                  (int)k, (long long)d1, (long long)d2);
+    n1 *= (size_t)d1;
+    n2 *= (size_t)d2;
   }
+  const size_t es = tfcc_so_elem_size(in->dtype);
+  TFCC_OP_CHECK(ctx, n1 <= (SIZE_MAX - 64) / 2 / es && n2 <= (SIZE_MAX - 64) / 2 / es,
+                TFCC_ERR_NO_MEMORY, OP ": scratch for %zu dilated and %zu padded elements", n1, n2);
   int32_t d1[TFCC_MAX_RANK], d2[TFCC_MAX_RANK];
   int64_t dims[TFCC_MAX_RANK];
   sizes(in, o, d1, d2, dims);
-  const size_t es = tfcc_so_elem_size(in->dtype);
-  ctx->scratch_bytes = ((bytes1 * es + 63) & ~(size_t)63) + bytes2 * es;
+  ctx->scratch_bytes = ((n1 * es + 63) & ~(size_t)63) + n2 * es;
   return tfcc_so_set_shape(ctx, OP, ctx->out[0], in->rank, dims);
 }
 
@@ -168,5 +179,11 @@ static tfcc_status srw_eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
+static int64_t srw_macs(const tfcc_op_ctx *ctx) {
+  const tfcc_stablehlo_reduce_window_options *o = &ctx->node->opts.shlo_rw;
+  if (ctx->n_out < 1 || !ctx->out[0] || o->n_window != (uint32_t)ctx->out[0]->rank) return 0;
+  return tfcc_rw_work(ctx->out[0], o->window);
+}
+
 const tfcc_op_def tfcc_op_stablehlo_reduce_window = {
-    .name = OP, .init = srw_init, .prepare = srw_prepare, .eval = srw_eval};
+    .name = OP, .init = srw_init, .prepare = srw_prepare, .eval = srw_eval, .macs = srw_macs};

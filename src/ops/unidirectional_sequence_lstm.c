@@ -286,8 +286,16 @@ static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lst
       CHECK_(ls > 0.f, TFCC_ERR_INVALID_MODEL, "layer-norm coefficients %d are not quantized",
              IN_LN + g);
       tfcc_quantize_multiplier((double)ls, &p->ln_a[g], &p->ln_b[g]);
-      const int32_t guard = (int32_t)(10000.0f * ls);
-      p->ln_guard[g] = guard > 1 ? guard : 1;
+      /* the kernel rescales by 2^12 more (ApplyLayerNorm's shift + 12): a left shift past 31
+         bits is undefined (TFLite's too; a file's scale of 1.2e18 asked for 2^43) */
+      CHECK_(p->ln_b[g] + 12 <= 31, TFCC_ERR_INVALID_MODEL,
+             "layer-norm coefficients %d: scale %g is too large (2^%d, the kernel shifts by at "
+             "most 2^19)",
+             IN_LN + g, (double)ls, (int)p->ln_b[g]);
+      /* TFLite's max(1, (int32_t)(10000 * scale)); a scale past 214748 saturates (the
+         conversion is undefined there: a file's 1.2e18 was, fuzz_model_run) */
+      const float gf = 10000.0f * ls;
+      p->ln_guard[g] = gf >= 2147483647.f ? INT32_MAX : gf > 1.f ? (int32_t)gf : 1;
     }
   }
   float eh = (float)(pow(2.0, -15) / (double)hidden_scale * pow(2.0, -15));

@@ -241,7 +241,7 @@ tfcc_status tfcc_exec_node_run_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, tf
   if (st == TFCC_OK && c->scratch_bytes)
     st = dyn_reserve(p, &en->dyn_scratch, &en->dyn_scratch_cap, c->scratch_bytes, -1, err);
   if (st == TFCC_OK) {
-    c->scratch = c->scratch_bytes ? en->dyn_scratch : NULL;
+    c->scratch = c->scratch_bytes ? en->dyn_scratch : tfcc_exec_empty_data;
     size_t (*const held)(const tfcc_op_ctx *) = c->node->op->dynamic_bytes;
     const size_t before = held ? held(c) : 0;
     st = c->node->op->eval(c);
@@ -261,12 +261,12 @@ static tfcc_status fold_node(tfcc_exec_plan *p, fold_block **list, tfcc_exec_nod
     if (!t->data)
       return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory folding %zu bytes", t->bytes);
   }
-  void *scratch = NULL;
+  void *scratch = NULL; /* freed below; the kernel gets tfcc_exec_empty_data for 0 bytes */
   if (en->ctx.scratch_bytes) {
     scratch = aligned_alloc(TFCC_ARENA_ALIGN, round_up(en->ctx.scratch_bytes, TFCC_ARENA_ALIGN));
     if (!scratch) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for scratch");
   }
-  en->ctx.scratch = scratch;
+  en->ctx.scratch = scratch ? scratch : tfcc_exec_empty_data;
   tfcc_status st = en->ctx.node->op->eval(&en->ctx);
   free(scratch);
   en->ctx.scratch = NULL;
@@ -592,6 +592,11 @@ static tfcc_status plan_memory(plan_build *b) {
     else
       p->nodes[-1 - b->buf_tensor[k]].ctx.scratch = p->arena + b->bufs[k].offset;
   }
+  /* no scratch: the empty tensors' non-NULL address, so that a kernel's memset / memcpy of the
+     0 bytes its sizes give it is defined (a TRANSPOSE_CONV of output height 0 cleared its
+     int64 accumulators at NULL) */
+  for (int32_t e = 0; e < p->n_nodes; e++)
+    if (!p->nodes[e].ctx.scratch) p->nodes[e].ctx.scratch = tfcc_exec_empty_data;
   for (int32_t i = 0; i < sg->n_tensors; i++)
     if (b->g.group[i] >= 0 && b->g.group[i] != i)
       p->tensors[i].data = p->tensors[tfcc_buffer_group_root(&b->g, i)].data;

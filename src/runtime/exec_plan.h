@@ -142,9 +142,9 @@ void tfcc_exec_plan_bind_quant(tfcc_exec_plan *p, int32_t i, const tfcc_quant *q
 /* Zeroes the variable tensors. */
 void tfcc_exec_plan_reset_variables(tfcc_exec_plan *p);
 
-/* Where an empty tensor's data points (no bytes are ever read or written there): never NULL,
- * so that kernels may form pointers into any tensor they are given (NULL + 0 is undefined
- * behaviour in C, and memset / memcpy of 0 bytes at NULL too). */
+/* Where an empty tensor's data and a node's scratch of 0 bytes point (no bytes are ever read or
+ * written there): never NULL, so that kernels may form pointers into any tensor or scratch they
+ * are given (NULL + 0 is undefined behaviour in C, and memset / memcpy of 0 bytes at NULL too). */
 extern unsigned char tfcc_exec_empty_data[64];
 
 #endif

@@ -1,6 +1,9 @@
 /* libFuzzer target: arbitrary bytes through the whole public path a server takes with a model
  * it was handed: load (reader, passes, operator init and packing), session creation (prepare,
- * memory plan) and one run on inputs filled from the bytes. Each step must either succeed or
+ * memory plan) and one run on inputs filled from the bytes, into caller buffers for its static
+ * outputs (until stop 52 none were bound: a run whose graph outputs the plan writes in place
+ * failed before its first operator, so only models with dynamic or copied outputs ran their
+ * operators). Each step must either succeed or
  * fail with a message; nothing may fault, read or write out of bounds, leak or hit undefined
  * behaviour. Sizes are bounded so that a model asking for gigabytes is skipped, not run: a
  * session whose arena, inputs or multiply-adds pass the limits below is destroyed unrun
@@ -23,11 +26,17 @@
  * (STABLEHLO_AND), a hybrid time-major BIDIRECTIONAL_SEQUENCE_RNN's n_time passes over a
  * 196,608-step input (now under the run's deadline), pooling of an empty output over 33 M
  * batches, RESIZE of a zero-height image, an RFFT2D of 2^21 rows (the multiply-add limit);
- * stop 52 (found by CI): a TRANSPOSE_CONV whose input rows times stride passed int32
- * (conv_common.c, tfcc_conv_geom_fits). Stage 5 runs a fixed count of inputs from a seed taken
- * from the commit (scripts/test.sh), so CI's finds can be reproduced. Run by hand:
+ * stop 52 (with the static outputs bound, the conformance seeds' operators run on the input
+ * bytes): a STABLEHLO_SCATTER start index of 6.9e18 overflowing int64, a TRANSPOSE_CONV of
+ * height 0 clearing a NULL scratch, int32 overflows of the reference integer LSTM and of the
+ * quantized MEAN's rescale, an LSTM layer-norm scale of 1.2e18 (a 2^43 shift), and a
+ * STABLEHLO_REDUCE_WINDOW of 23 s under load (6.9 M window steps on a 12 MB input; no defect);
+ * found by CI: a TRANSPOSE_CONV whose input rows times stride passed int32 (conv_common.c,
+ * tfcc_conv_geom_fits). Stage 5 runs a fixed count of inputs from a seed taken from the commit
+ * (scripts/test.sh), so CI's finds can be reproduced. Run by hand:
  *   build-asan/tests/fuzz/fuzz_model_run -max_total_time=300 -timeout=20 -rss_limit_mb=3072 \
  *     -malloc_limit_mb=1000000 -max_len=65536 build-asan/tests/fuzz/corpus_run */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +44,7 @@
 #include <tfcc/tfcc.h>
 
 #define ARENA_LIMIT (64u << 20) /* bytes of arena a run may use */
-#define INPUT_LIMIT (16u << 20) /* bytes of all inputs together */
+#define INPUT_LIMIT (16u << 20) /* bytes of all inputs and static outputs together */
 #define RUN_TIMEOUT_US 200000   /* per run */
 /* Multiply-adds a run may take (tfcc_op_info.macs at the file's shapes): one operator's work
  * has no deadline check inside it, and a 1 KB file may ask for an RFFT2D of 617 M (a length not
@@ -74,20 +83,34 @@ static int64_t model_macs(const tfcc_model *m) {
   return total;
 }
 
+/* Adds a buffer of `bytes` to *total in 64-byte steps (every buffer aligned); false past
+ * INPUT_LIMIT. */
+static bool add_buffer(size_t bytes, size_t *total) {
+  if (bytes > INPUT_LIMIT) return false;
+  *total += (bytes + 63) & ~(size_t)63;
+  return *total <= INPUT_LIMIT;
+}
+
 static void run_once(tfcc_session *s, const uint8_t *data, size_t size) {
   if (tfcc_session_arena_bytes(s) > ARENA_LIMIT) return;
-  const int n_in = tfcc_session_input_count(s);
-  size_t total = 0;
+  const int n_in = tfcc_session_input_count(s), n_out = tfcc_session_output_count(s);
+  size_t total = 0, in_total = 0;
   for (int i = 0; i < n_in; i++) {
     tfcc_tensor_info info;
     if (tfcc_session_input_info(s, i, &info) != TFCC_OK) abort();
-    if (info.bytes > INPUT_LIMIT) return;
-    total += (info.bytes + 63) & ~(size_t)63; /* 64-byte steps keep every input aligned */
-    if (total > INPUT_LIMIT) return;
+    if (!add_buffer(info.bytes, &total)) return;
+  }
+  in_total = total;
+  /* static outputs are written straight into the caller's buffers (a run without them fails
+   * before its first operator); dynamic ones are read from the session */
+  for (int o = 0; o < n_out; o++) {
+    tfcc_tensor_info info;
+    if (tfcc_session_output_info(s, o, &info) != TFCC_OK) abort();
+    if (!tfcc_session_output_is_dynamic(s, o) && !add_buffer(info.bytes, &total)) return;
   }
   uint8_t *buf = malloc(total ? total : 1);
   if (!buf) return;
-  fill(buf, total, data, size);
+  fill(buf, in_total, data, size);
   size_t off = 0;
   for (int i = 0; i < n_in; i++) {
     tfcc_tensor_info info;
@@ -99,15 +122,32 @@ static void run_once(tfcc_session *s, const uint8_t *data, size_t size) {
     }
     off += (info.bytes + 63) & ~(size_t)63;
   }
+  for (int o = 0; o < n_out; o++) {
+    tfcc_tensor_info info;
+    tfcc_session_output_info(s, o, &info);
+    const bool dyn = tfcc_session_output_is_dynamic(s, o);
+    if (tfcc_session_set_output(s, o, dyn ? NULL : buf + off, dyn ? 0 : info.bytes) != TFCC_OK)
+      abort(); /* the size the session gave */
+    if (!dyn) off += (info.bytes + 63) & ~(size_t)63;
+  }
   tfcc_session_set_run_timeout(s, RUN_TIMEOUT_US);
   if (tfcc_session_invoke(s) != TFCC_OK) {
     if (!tfcc_session_last_error(s)[0]) abort();
   } else {
-    for (int o = 0; o < tfcc_session_output_count(s); o++) {
-      const void *p = NULL;
-      size_t n = 0;
-      if (tfcc_session_output_data(s, o, &p, &n) == TFCC_OK && p && n)
-        g_sink += ((const uint8_t *)p)[0] + ((const uint8_t *)p)[n - 1];
+    off = in_total;
+    for (int o = 0; o < n_out; o++) {
+      tfcc_tensor_info info;
+      tfcc_session_output_info(s, o, &info);
+      const uint8_t *p = buf + off;
+      size_t n = info.bytes;
+      if (tfcc_session_output_is_dynamic(s, o)) {
+        const void *d = NULL;
+        if (tfcc_session_output_data(s, o, &d, &n) != TFCC_OK) continue;
+        p = d;
+      } else {
+        off += (info.bytes + 63) & ~(size_t)63;
+      }
+      if (p && n) g_sink += p[0] + p[n - 1]; /* written by the run */
     }
   }
   free(buf);

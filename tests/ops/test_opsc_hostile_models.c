@@ -3,8 +3,13 @@
  * bad options and bad subgraph indices must fail the load or the session creation through the
  * public API with an error naming the operator and the cause (tests/ops/data/opsc_hostile,
  * written by modelgen/make_opsc_hostile.py; index.txt gives the words each error must hold), and
- * models naming operator versions TFLite's resolver registers must load (accepted.txt). */
+ * models naming operator versions TFLite's resolver registers must load and run once on zeroed
+ * inputs (accepted.txt), and
+ * models whose operator's work is quadratic in its input must report that work as the
+ * operator's macs (work.txt). */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_harness.h"
@@ -12,6 +17,30 @@
 
 static void quiet_log(void *user, tfcc_log_level level, const char *tag, const char *message) {
   (void)user, (void)level, (void)tag, (void)message;
+}
+
+/* One run on zeroed inputs into the caller's buffers (dynamic outputs: the session's). */
+static bool run_zeros(tfcc_session *s) {
+  enum { MAX_IO = 8 };
+  const int n_in = tfcc_session_input_count(s), n_out = tfcc_session_output_count(s);
+  if (n_in > MAX_IO || n_out > MAX_IO) return false;
+  void *buf[2 * MAX_IO] = {0};
+  bool ok = true;
+  for (int i = 0; i < n_in + n_out && ok; i++) {
+    tfcc_tensor_info info;
+    const bool in = i < n_in;
+    ok = (in ? tfcc_session_input_info(s, i, &info)
+             : tfcc_session_output_info(s, i - n_in, &info)) == TFCC_OK;
+    const bool dyn = !in && tfcc_session_output_is_dynamic(s, i - n_in);
+    if (ok && !dyn) ok = (buf[i] = calloc(1, info.bytes ? info.bytes : 1)) != NULL;
+    if (ok && in) ok = tfcc_session_set_input(s, i, buf[i], info.bytes) == TFCC_OK;
+    if (ok && !in)
+      ok = tfcc_session_set_output(s, i - n_in, dyn ? NULL : buf[i], dyn ? 0 : info.bytes) ==
+           TFCC_OK;
+  }
+  if (ok) ok = tfcc_session_invoke(s) == TFCC_OK;
+  for (int i = 0; i < n_in + n_out; i++) free(buf[i]);
+  return ok;
 }
 
 int main(void) {
@@ -65,12 +94,40 @@ int main(void) {
     tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
     if (st == TFCC_OK) st = tfcc_session_create(m, NULL, &s);
     CHECKF(st == TFCC_OK, "%s: %s", line, tfcc_last_error());
-    if (s) tfcc_session_destroy(s);
+    if (s) {
+      CHECKF(run_zeros(s), "%s: run: %s", line, tfcc_session_last_error(s));
+      tfcc_session_destroy(s);
+    }
     if (m) tfcc_model_release(m);
     n_ok++;
   }
   if (g) fclose(g);
   CHECKF(n_ok >= 3, "only %d accepted models listed", n_ok);
+  /* and operators whose work is quadratic in their input report it (tfcc_op_info.macs) */
+  snprintf(index, sizeof index, "%s/work.txt", dir);
+  FILE *w = fopen(index, "r");
+  CHECKF(w != NULL, "%s not found", index);
+  int n_work = 0;
+  while (rt && w && fgets(line, sizeof line, w)) {
+    if (line[0] == '#' || line[0] == '\n') continue;
+    line[strcspn(line, "\n")] = 0;
+    char *figure = strchr(line, ' ');
+    if (!figure) continue;
+    *figure++ = 0;
+    char path[1700];
+    snprintf(path, sizeof path, "%s/%s", dir, line);
+    tfcc_model *m = NULL;
+    tfcc_op_info oi = {0};
+    tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+    if (st == TFCC_OK) st = tfcc_model_op_info(m, 0, &oi);
+    CHECKF(st == TFCC_OK, "%s: %s", line, tfcc_last_error());
+    CHECKF(oi.macs == strtoll(figure, NULL, 10), "%s: macs %lld, expected %s", line,
+           (long long)oi.macs, figure);
+    if (m) tfcc_model_release(m);
+    n_work++;
+  }
+  if (w) fclose(w);
+  CHECKF(n_work >= 6, "only %d work models listed", n_work);
   CHECKF(n >= 22, "only %d hostile models listed", n);
   if (rt) tfcc_runtime_destroy(rt);
   return tfcc_test_finish("ops.opsc_hostile_models");

@@ -6,6 +6,7 @@
 
 #include "fb_test_builder.h"
 #include "format/tflite_options.h"
+#include "kernels/ref/reduce.h"
 #include "ops/op.h"
 #include "test_harness.h"
 
@@ -609,6 +610,19 @@ static void test_edges(void) {
   CHECK(run(R_MAX, &in, ba, 1, false, &out, &err) == TFCC_OK);
   CHECK(((uint8_t *)out.data)[0] == 1 && ((uint8_t *)out.data)[1] == 0);
   free(out.data);
+  /* The 4-D mean's last steps near the int32 ends (fuzz_model_run, fuzz52: a rescale of
+     -2147483647 minus the rounding's 10 overflowed int32; a zero point's share of a scale ratio
+     of 1e60 was converted to int32): clamped, as every value int32 holds. */
+  const int32_t hw[4] = {1, 4, 5, 1}, one[4] = {1, 1, 1, 1};
+  const int32_t low[1] = {INT32_MIN + 1}, zero[1] = {0};
+  int16_t o16 = 0;
+  CHECK(tfcc_mean_hw_int_finish(hw, TFCC_INT16, low, 0, INT32_MAX, 0, &o16, -10) &&
+        o16 == INT16_MIN);
+  int8_t o8 = 0;
+  CHECK(tfcc_mean_hw_q8_finish(one, TFCC_INT8, low, 1000, 1.f, &o8, 0, 1.0000001f) &&
+        o8 == INT8_MIN);
+  o8 = 0;
+  CHECK(tfcc_mean_hw_q8_finish(one, TFCC_INT8, zero, 1, 1e30f, &o8, 0, 1e-30f) && o8 == INT8_MIN);
 }
 
 int main(void) {

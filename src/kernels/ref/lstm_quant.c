@@ -17,21 +17,26 @@ int16_t tfcc_fx16_tanh(int16_t a, int ib) { return tfcc_fp16_tanh(a, ib); }
 
 /* ---------------------------------------------------------------- tensor_utils equivalents */
 
+/* TFLite's int32 sums wrap in practice (undefined in C), and so do the fast kernels'
+ * (kernels/q8-lstm): summed in int64, wrapped once (a rescale near the int32 ends plus an
+ * accumulated output passed int32: fuzz_model_run). */
+static inline int32_t wrap_i32(int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; }
+
 /* Row r of MatrixBatchVectorMultiplyAccumulate before the accumulation: (bias[r] + w[r] . x)
  * rescaled. */
 static inline int32_t mbvm_row(const int8_t *x, const int32_t *bias, const int8_t *w, int32_t mult,
                                int shift, int32_t n_in, int32_t r) {
-  int32_t acc = bias[r];
+  int64_t acc = bias[r];
   const int8_t *wr = w + (size_t)r * n_in;
   for (int32_t k = 0; k < n_in; k++) acc += (int32_t)x[k] * wr[k];
-  return tfcc_mbqm(acc, mult, shift);
+  return tfcc_mbqm(wrap_i32(acc), mult, shift);
 }
 
 /* MatrixBatchVectorMultiplyAccumulate (one batch row), int16 output, accumulating. */
 static void mbvma_i16(const int8_t *x, const int32_t *bias, const int8_t *w, int32_t mult,
                       int shift, int32_t n_in, int32_t n_out, int16_t *out) {
   for (int32_t r = 0; r < n_out; r++) {
-    const int32_t acc = mbvm_row(x, bias, w, mult, shift, n_in, r) + out[r];
+    const int32_t acc = wrap_i32((int64_t)mbvm_row(x, bias, w, mult, shift, n_in, r) + out[r]);
     out[r] = (int16_t)tfcc_clamp_i32(acc, INT16_MIN, INT16_MAX);
   }
 }
@@ -39,9 +44,8 @@ static void mbvma_i16(const int8_t *x, const int32_t *bias, const int8_t *w, int
 static void mbvma_i8(const int8_t *x, const int32_t *bias, const int8_t *w, int32_t mult, int shift,
                      int32_t n_in, int32_t n_out, int32_t out_zp, int8_t *out) {
   for (int32_t r = 0; r < n_out; r++) {
-    int32_t acc = mbvm_row(x, bias, w, mult, shift, n_in, r);
-    acc += out_zp;
-    acc += out[r];
+    const int32_t acc = wrap_i32(
+        (int64_t)wrap_i32((int64_t)mbvm_row(x, bias, w, mult, shift, n_in, r) + out_zp) + out[r]);
     out[r] = (int8_t)tfcc_clamp_i32(acc, INT8_MIN, INT8_MAX);
   }
 }
@@ -102,7 +106,7 @@ static void gate_q(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
       if (k >= ps->lim) break;
       int32_t prod =
           tfcc_mbqm((int32_t)wt->peep[g][k % s->n_output] * c[i], p->peep_a[g], p->peep_b[g]);
-      gate[i] = (int16_t)tfcc_clamp_i32(prod + gate[i], INT16_MIN, INT16_MAX);
+      gate[i] = (int16_t)tfcc_clamp_i32(wrap_i32((int64_t)prod + gate[i]), INT16_MIN, INT16_MAX);
     }
   }
   if (wt->ln[g])
@@ -138,8 +142,9 @@ static void step_q(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
   /* CalculateLstmOutputInteger8x8_16. */
   for (int32_t i = 0; i < nc; i++) th[i] = tfcc_fx16_tanh(c[i], 15 + p->cell_scale);
   for (int32_t i = 0; i < nc; i++) {
-    int32_t v = tfcc_mbqm((int32_t)og[i] * th[i], p->hidden_a, p->hidden_b);
-    v -= p->hidden_zp; /* portable CwiseMul subtracts the zero point */
+    const int32_t v =
+        wrap_i32((int64_t)tfcc_mbqm((int32_t)og[i] * th[i], p->hidden_a, p->hidden_b) -
+                 p->hidden_zp); /* portable CwiseMul subtracts the zero point */
     hid[i] = (int8_t)tfcc_clamp_i32(v, INT8_MIN, INT8_MAX);
   }
   if (wt->proj_w) {
@@ -164,9 +169,9 @@ size_t tfcc_lstm_q_scratch_bytes(const tfcc_lstm_shape *s) {
 static void row_sums_times(const int8_t *w, int32_t rows, int32_t cols, int32_t scalar,
                            const int32_t *bias, int32_t *out) {
   for (int32_t r = 0; r < rows; r++) {
-    int32_t sum = 0;
+    int64_t sum = 0;
     for (int32_t k = 0; k < cols; k++) sum += w[(size_t)r * cols + k];
-    out[r] = (bias ? bias[r] : 0) + sum * scalar;
+    out[r] = wrap_i32((bias ? bias[r] : 0) + (int64_t)wrap_i32(sum) * scalar);
   }
 }
 

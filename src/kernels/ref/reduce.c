@@ -259,6 +259,12 @@ bool tfcc_reduce_mean_i16_mult(const tfcc_reduce_shape *s, const int16_t *in, in
   return tfcc_reduce_mean_i16_mult_finish(s, acc, in_zp, in_scale, out, out_zp, out_scale);
 }
 
+/* v clamped to [lo, hi], in int64: the rescaled sum plus a zero point may pass int32 (a rescale
+ * of -2147483647 minus 10: fuzz_model_run); the same values wherever int32 holds them. */
+static inline int32_t clamp_i64(int64_t v, int32_t lo, int32_t hi) {
+  return (int32_t)(v < lo ? lo : v > hi ? hi : v);
+}
+
 bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t *acc, int32_t in_zp,
                                       float in_scale, int16_t *out, int32_t out_zp,
                                       float out_scale) {
@@ -279,9 +285,10 @@ bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t 
     const int32_t v = (int32_t)((uint32_t)acc[j] - (uint32_t)zsum);
     /* the int32 MultiplyByQuantizedMultiplier: the sum is int32 (temp_sum), so TFLite's
      * template takes that overload (two roundings); the int64 one (16-bit multiplier, one
-     * rounding) was 43 of 1,280 off LiteRT on the MobileNetV2 int16x8 twin's global pool */
-    int32_t r = tfcc_mbqm(v, mult, shift) + out_zp;
-    out[j] = (int16_t)(r < INT16_MIN ? INT16_MIN : (r > INT16_MAX ? INT16_MAX : r));
+     * rounding) was 43 of 1,280 off LiteRT on the MobileNetV2 int16x8 twin's global pool.
+     * The zero point added in int64: a fuzzed one past int32 (fuzz52) */
+    const int64_t r = (int64_t)tfcc_mbqm(v, mult, shift) + out_zp;
+    out[j] = (int16_t)clamp_i64(r, INT16_MIN, INT16_MAX);
   }
   return true;
 }
@@ -339,7 +346,13 @@ static mean_q8_rq mean_q8_prepare(const int32_t dims[4], tfcc_dtype dt, int32_t 
   mean_q8_rq r;
   float zp_share = (float)in_zp * in_scale / out_scale;
   zp_share = zp_share > 0.f ? zp_share + 0.5f : zp_share - 0.5f;
-  r.bias = out_zp - (int32_t)zp_share;
+  /* a hostile scale ratio: the share saturated to int32 (the conversion is undefined past it),
+     a NaN one 0 */
+  const int64_t share = zp_share >= 2147483647.f    ? INT32_MAX
+                        : zp_share <= -2147483648.f ? INT32_MIN
+                        : zp_share == zp_share      ? (int64_t)zp_share
+                                                    : 0;
+  r.bias = (int32_t)(uint32_t)(uint64_t)((int64_t)out_zp - share); /* wraps as TFLite's int32 */
   const double real_scale = (double)(in_scale / (count * out_scale));
   tfcc_quantize_multiplier(real_scale, &r.mult, &r.shift);
   tfcc_q_range(dt, &r.lo, &r.hi);
@@ -347,16 +360,16 @@ static mean_q8_rq mean_q8_prepare(const int32_t dims[4], tfcc_dtype dt, int32_t 
 }
 
 static inline int32_t mean_q8_out(const mean_q8_rq *r, int32_t sum) {
-  return tfcc_clamp_i32(tfcc_mbqm(sum, r->mult, r->shift) + r->bias, r->lo, r->hi);
+  return clamp_i64((int64_t)tfcc_mbqm(sum, r->mult, r->shift) + r->bias, r->lo, r->hi);
 }
 
 /* The int8/int16 mean after its sums of (v - zp): rescale, divide by the element count n
  * rounding half away from zero, add the output zero point, clamp. */
 static inline int32_t mean_int_out(int32_t sum, int32_t multiplier, int shift, int32_t n,
                                    int32_t out_zp, int32_t lo, int32_t hi) {
-  int32_t v = tfcc_mbqm(sum, multiplier, shift);
+  int64_t v = tfcc_mbqm(sum, multiplier, shift);
   v = v > 0 ? (v + n / 2) / n : (v - n / 2) / n;
-  return tfcc_clamp_i32(v + out_zp, lo, hi);
+  return clamp_i64(v + out_zp, lo, hi);
 }
 
 bool tfcc_mean_hw_q8(const int32_t dims[4], tfcc_dtype dt, const void *in, int32_t in_zp,
@@ -370,7 +383,8 @@ bool tfcc_mean_hw_q8(const int32_t dims[4], tfcc_dtype dt, const void *in, int32
       for (int32_t y = 0; y < h; y++) {
         for (int32_t x = 0; x < w; x++) {
           const int64_t at = (((int64_t)b * h + y) * w + x) * c + d;
-          acc += dt == TFCC_UINT8 ? ((const uint8_t *)in)[at] : ((const int8_t *)in)[at];
+          acc = tfcc_add_wrap(
+              acc, dt == TFCC_UINT8 ? ((const uint8_t *)in)[at] : ((const int8_t *)in)[at]);
         }
       }
       tfcc_q_store(dt, out, (int64_t)b * c + d, mean_q8_out(&r, acc));
@@ -393,7 +407,8 @@ bool tfcc_mean_hw_int(const int32_t dims[4], tfcc_dtype dt, const void *in, int3
         for (int32_t x = 0; x < w; x++) {
           int64_t at = (((int64_t)b * h + y) * w + x) * c + d;
           int32_t v = dt == TFCC_INT8 ? ((const int8_t *)in)[at] : ((const int16_t *)in)[at];
-          acc += v - in_zp;
+          acc = tfcc_add_wrap(
+              acc, (int32_t)((uint32_t)v - (uint32_t)in_zp)); /* int32 sums wrap, as TFLite's */
         }
       }
       tfcc_q_store(dt, out, (int64_t)b * c + d,

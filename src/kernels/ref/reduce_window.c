@@ -61,11 +61,14 @@ bool tfcc_ref_reduce_window(tfcc_rw_fn fn, tfcc_dtype dt, const void *in, const 
                             const int64_t *dilations, const void *init, const int32_t *out_dims,
                             void *out) {
   int64_t istride[TFCC_MAX_DIMS], n_out = 1, n_win = 1, s = 1;
+  for (int32_t k = 0; k < rank; k++) n_out *= out_dims[k];
+  /* no window to walk; the window's size may pass int64 (windows that fit none of the input) */
+  if (n_out == 0)
+    return fn >= TFCC_RW_ADD && fn <= TFCC_RW_ANY && tfcc_ref_reduce_window_supported(dt);
   for (int32_t k = rank - 1; k >= 0; k--) {
     istride[k] = s;
     s *= dims[k];
-    n_out *= out_dims[k];
-    n_win *= window[k];
+    n_win *= window[k]; /* each window fits the input */
   }
   switch (dt) {
     TFCC_SHLO_NUMERIC_CASES(RW_FNS, RW_FNS_FLOAT)

@@ -37,10 +37,12 @@ bool tfcc_ref_shlo_scatter(const tfcc_shlo_scatter_args *a, void *out) {
     int64_t target = 0;
     bool inside = true;
     for (int32_t d = 0, j = 0; d < a->operand_rank; d++) {
-      const int64_t p =
-          start[d] + (tfcc_shlo_contains(a->inserted_window_dims, a->n_inserted, d) ? 0 : win[j++]);
-      inside = inside && p >= 0 && p < a->operand_dims[d];
-      target += p * ostride[d];
+      /* start: any int32 / int64 value of start_indices; w: an update index, in int32 */
+      const int64_t s = start[d], w = tfcc_shlo_contains(a->inserted_window_dims, a->n_inserted, d)
+                                          ? 0
+                                          : win[j++];
+      inside = inside && s >= -w && s < a->operand_dims[d] && s + w < a->operand_dims[d];
+      if (inside) target += (s + w) * ostride[d];
     }
     if (inside) {
       switch (a->dtype) {

@@ -3,9 +3,10 @@
 
 #include <stddef.h>
 
+/* the multipass loops step their int32 tap index 8 or 9 past the last pass */
 bool tfcc_xnn_avgpool_fits(const tfcc_conv_geom *g) {
   return g->filter_h > 0 && g->filter_w > 0 &&
-         (int64_t)g->filter_h * g->filter_w <= (int64_t)INT32_MAX;
+         (int64_t)g->filter_h * g->filter_w <= (int64_t)INT32_MAX - 9;
 }
 
 /* The taps [k0, k0 + n) of the window at (b, iy0, ix0) in indirection order (tap k: kx = k /
