@@ -90,4 +90,39 @@ static inline void lc_fill_input(uint8_t *in, const tfcc_tensor_info *ii) {
     }
 }
 
+/* Creates a session of m, runs it once on lc_fill_input's inputs (at most 8) with every output
+ * (at most 8) laid end to end in out[0..cap), destroys the session; *out_bytes: the outputs'
+ * bytes. On failure false, and when what is not NULL the session's message names it. */
+static inline bool lc_run_outputs(tfcc_model *m, uint8_t *out, size_t cap, size_t *out_bytes,
+                                  const char *what) {
+  tfcc_session *s = NULL;
+  bool ok = m && tfcc_session_create(m, NULL, &s) == TFCC_OK;
+  const int n_in = ok ? tfcc_session_input_count(s) : 0,
+            n_out = ok ? tfcc_session_output_count(s) : 0;
+  const void *ins[8] = {0};
+  void *outs[8] = {0};
+  size_t total = 0;
+  ok = ok && n_in <= 8 && n_out <= 8;
+  for (int k = 0; ok && k < n_in; k++) {
+    tfcc_tensor_info ii;
+    ok = tfcc_session_input_info(s, k, &ii) == TFCC_OK;
+    uint8_t *in = ok ? malloc(ii.bytes + 1) : NULL;
+    ins[k] = in;
+    ok = ok && in;
+    if (ok) lc_fill_input(in, &ii);
+  }
+  for (int k = 0; ok && k < n_out; k++) {
+    tfcc_tensor_info oi;
+    ok = tfcc_session_output_info(s, k, &oi) == TFCC_OK && total + oi.bytes <= cap;
+    outs[k] = out + total;
+    total += ok ? oi.bytes : 0;
+  }
+  ok = ok && tfcc_session_run(s, ins, outs) == TFCC_OK;
+  if (!ok && s && what) fprintf(stderr, "run %s: %s\n", what, tfcc_session_last_error(s));
+  *out_bytes = total;
+  for (int k = 0; k < n_in; k++) free((void *)ins[k]);
+  tfcc_session_destroy(s);
+  return ok;
+}
+
 #endif

@@ -35,32 +35,7 @@ static bool load_run(tfcc_runtime *rt, const char *model, const char *cache, uin
     return false;
   }
   if (at_load) at_load(user);
-  tfcc_session *s = NULL;
-  bool ok = tfcc_session_create(m, NULL, &s) == TFCC_OK;
-  const int n_in = ok ? tfcc_session_input_count(s) : 0,
-            n_out = ok ? tfcc_session_output_count(s) : 0;
-  const void *ins[8] = {0};
-  void *outs[8] = {0};
-  size_t total = 0;
-  ok = ok && n_in <= 8 && n_out <= 8;
-  for (int k = 0; ok && k < n_in; k++) {
-    tfcc_tensor_info ii;
-    ok = tfcc_session_input_info(s, k, &ii) == TFCC_OK;
-    uint8_t *in = ok ? malloc(ii.bytes + 1) : NULL;
-    ins[k] = in;
-    ok = ok && in;
-    if (ok) lc_fill_input(in, &ii);
-  }
-  for (int k = 0; ok && k < n_out; k++) {
-    tfcc_tensor_info oi;
-    ok = tfcc_session_output_info(s, k, &oi) == TFCC_OK && total + oi.bytes <= OUT_CAP;
-    outs[k] = out + total;
-    total += ok ? oi.bytes : 0;
-  }
-  ok = ok && tfcc_session_run(s, ins, outs) == TFCC_OK;
-  *out_bytes = total;
-  for (int k = 0; k < n_in; k++) free((void *)ins[k]);
-  tfcc_session_destroy(s);
+  const bool ok = lc_run_outputs(m, out, OUT_CAP, out_bytes, NULL);
   tfcc_model_release(m);
   return ok;
 }

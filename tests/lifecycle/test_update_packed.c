@@ -79,37 +79,10 @@ static tfcc_model *load(tfcc_runtime *rt, const char *path, const char *cache,
 
 /* Every output of one run on the lifecycle tests' fixed inputs, end to end (malloc'ed). */
 static uint8_t *run_all(tfcc_model *m, size_t *n) {
-  tfcc_session *s = NULL;
-  if (!m || tfcc_session_create(m, NULL, &s) != TFCC_OK) return NULL;
-  const int ni = tfcc_session_input_count(s), no = tfcc_session_output_count(s);
-  const void *ins[8] = {0};
-  void *outs[8] = {0};
   uint8_t *out = malloc(OUT_CAP);
-  bool ok = out && ni <= 8 && no <= 8;
-  size_t at = 0;
-  for (int k = 0; ok && k < ni; k++) {
-    tfcc_tensor_info ii;
-    ok = tfcc_session_input_info(s, k, &ii) == TFCC_OK;
-    uint8_t *in = ok ? malloc(ii.bytes + 1) : NULL;
-    ins[k] = in;
-    ok = ok && in;
-    if (ok) lc_fill_input(in, &ii);
-  }
-  for (int k = 0; ok && k < no; k++) {
-    tfcc_tensor_info oi;
-    ok = tfcc_session_output_info(s, k, &oi) == TFCC_OK && at + oi.bytes <= OUT_CAP;
-    outs[k] = out + at;
-    at += ok ? oi.bytes : 0;
-  }
-  ok = ok && tfcc_session_run(s, ins, outs) == TFCC_OK;
-  for (int k = 0; k < ni; k++) free((void *)ins[k]);
-  tfcc_session_destroy(s);
-  if (!ok) {
-    free(out);
-    return NULL;
-  }
-  *n = at;
-  return out;
+  if (out && lc_run_outputs(m, out, OUT_CAP, n, NULL)) return out;
+  free(out);
+  return NULL;
 }
 
 static bool same(tfcc_model *m, const uint8_t *want, size_t n) {
