@@ -10,7 +10,7 @@
  * (creating it must still be safe), and every run has a deadline (WHILE loops that never end;
  * operators with long loops of their own check it too).
  *
- * In scripts/test.sh's fuzzing stage (500,000 inputs from tests/fuzz/make_corpus.sh's
+ * In scripts/test.sh's fuzzing stage (300,000 inputs from tests/fuzz/make_corpus.sh's
  * corpus_run) since stop 48, when two consecutive rounds of 2 x 5 minutes on the evolved corpus
  * came back clean. Its finds, all fixed: SCATTER_ND /
  * SPACE_TO_BATCH_ND on empty tensors at NULL, CONV_2D with 0 input channels dividing by zero,
