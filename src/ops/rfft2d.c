@@ -9,6 +9,7 @@
 
 #include "kernels/fft/fft.h"
 #include "ops/op.h"
+#include "ops/work_estimate.h"
 #include "base/threadpool.h"
 
 #define OP "RFFT2D"
@@ -175,8 +176,12 @@ static int64_t rfft2d_macs(const tfcc_op_ctx *ctx) {
   const int32_t *fl = (const int32_t *)ctx->in[1]->data;
   const int64_t fh = fl[0], fw = fl[1];
   int64_t slices = 1;
-  for (int32_t i = 0; i < in->rank - 2; i++) slices *= in->dims[i];
-  return 4 * slices * (fh * fft_butterflies(fw) + (fw / 2 + 1) * fft_butterflies(fh));
+  for (int32_t i = 0; i < in->rank - 2; i++) slices = tfcc_work_mul(slices, in->dims[i]);
+  /* saturating: a file's lengths and batch dimensions may ask for more than int64 holds */
+  const int64_t rows = tfcc_work_mul(fh, fft_butterflies(fw)),
+                cols = tfcc_work_mul(fw / 2 + 1, fft_butterflies(fh));
+  const int64_t per_slice = rows > INT64_MAX - cols ? INT64_MAX : rows + cols;
+  return tfcc_work_mul(4, tfcc_work_mul(slices, per_slice));
 }
 
 const tfcc_op_def tfcc_op_rfft2d = {.name = OP,
