@@ -44,6 +44,7 @@ done
 TFCC=${TFCC:-$BUILD/tools/tfcc}
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
+. "$HERE/twins_rounds.sh"
 [ -x "$TFCC" ] || { echo "hybrid_twins.sh: error: no tfcc at $TFCC (build it first)" >&2; exit 1; }
 
 variants() { # ARCH -> "label path" lines
@@ -66,37 +67,5 @@ variants() { # ARCH -> "label path" lines
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 for a in "${ARCHS[@]}"; do variants "$a" > "$TMP/$a.list"; done
-for r in $(seq 1 "$ROUNDS"); do
-  for a in "${ARCHS[@]}"; do
-    while read -r label path; do
-      if [ -n "$BEFORE" ] && [ "$label" = hybrid ]; then
-        "$BEFORE" bench "$path" -t "$THREADS" -r "$RUNS" --profile-runs 0 --json 2>/dev/null |
-          "$PY" -c 'import json,sys; print(json.load(sys.stdin)["cpu_ms_per_run"])' \
-          >> "$TMP/$a.before"
-      fi
-      "$TFCC" bench "$path" -t "$THREADS" -r "$RUNS" --profile-runs 0 --json 2>/dev/null |
-        "$PY" -c 'import json,sys; print(json.load(sys.stdin)["cpu_ms_per_run"])' \
-        >> "$TMP/$a.$label"
-    done < "$TMP/$a.list"
-  done
-done
-"$PY" - "$TMP" "$ROUNDS" "$THREADS" "${ARCHS[@]}" <<'EOF'
-import os, statistics, sys
-tmp, rounds, threads, archs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-print("CPU ms per run, median of %s rounds, %s thread(s)" % (rounds, threads))
-before = any(os.path.exists(os.path.join(tmp, a + ".before")) for a in archs)
-print("| network | float32 | %shybrid | int8 | hybrid / float32 | hybrid / int8 |"
-      % ("hybrid before | " if before else ""))
-print("|---|---|---|---|---|---|" + ("---|" if before else ""))
-for a in archs:
-    med = {}
-    for label in ("float32", "before", "hybrid", "int8"):
-        p = os.path.join(tmp, "%s.%s" % (a, label))
-        if os.path.exists(p):
-            med[label] = statistics.median(float(x) for x in open(p).read().split())
-    f, h, i = med.get("float32"), med.get("hybrid"), med.get("int8")
-    fmt = lambda v: "%.2f" % v if v is not None else "-"
-    print("| %s | %s | %s%s | %s | %s | %s |" % (a, fmt(f),
-          fmt(med.get("before")) + " | " if before else "", fmt(h), fmt(i),
-          "%.2f" % (h / f) if f and h else "-", "%.2f" % (h / i) if i and h else "-"))
-EOF
+twins_rounds "$TMP" "$ROUNDS" "$RUNS" "$THREADS" "$TFCC" "$BEFORE" hybrid "${ARCHS[@]}"
+twins_table "$TMP" "$ROUNDS" "$THREADS" hybrid "${ARCHS[@]}"

@@ -39,6 +39,7 @@ done
 TFCC=${TFCC:-$BUILD/tools/tfcc}
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
+. "$HERE/twins_rounds.sh"
 [ -x "$TFCC" ] || { echo "int16x8_twins.sh: error: no tfcc at $TFCC (build it first)" >&2; exit 1; }
 
 TMP=$(mktemp -d)
@@ -53,29 +54,5 @@ for a in "${ARCHS[@]}"; do
   fi
   { echo "float32 $f"; [ -f "$i" ] && echo "int8 $i"; echo "int16x8 $q"; } > "$TMP/$a.list"
 done
-for r in $(seq 1 "$ROUNDS"); do
-  for a in "${ARCHS[@]}"; do
-    while read -r label path; do
-      "$TFCC" bench "$path" -t "$THREADS" -r "$RUNS" --profile-runs 0 --json 2>/dev/null |
-        "$PY" -c 'import json,sys; print(json.load(sys.stdin)["cpu_ms_per_run"])' \
-        >> "$TMP/$a.$label"
-    done < "$TMP/$a.list"
-  done
-done
-"$PY" - "$TMP" "$ROUNDS" "$THREADS" "${ARCHS[@]}" <<'PYEOF'
-import os, statistics, sys
-tmp, rounds, threads, archs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-print("CPU ms per run, median of %s rounds, %s thread(s)" % (rounds, threads))
-print("| network | float32 | int8 | int16x8 | int16x8 / float32 | int16x8 / int8 |")
-print("|---|---|---|---|---|---|")
-for a in archs:
-    med = {}
-    for label in ("float32", "int8", "int16x8"):
-        p = os.path.join(tmp, "%s.%s" % (a, label))
-        if os.path.exists(p):
-            med[label] = statistics.median(float(x) for x in open(p).read().split())
-    f, i, q = med.get("float32"), med.get("int8"), med.get("int16x8")
-    fmt = lambda v: "%.2f" % v if v is not None else "-"
-    print("| %s | %s | %s | %s | %s | %s |" % (a, fmt(f), fmt(i), fmt(q),
-          "%.2f" % (q / f) if f and q else "-", "%.2f" % (q / i) if i and q else "-"))
-PYEOF
+twins_rounds "$TMP" "$ROUNDS" "$RUNS" "$THREADS" "$TFCC" "" int16x8 "${ARCHS[@]}"
+twins_table "$TMP" "$ROUNDS" "$THREADS" int16x8 "${ARCHS[@]}"

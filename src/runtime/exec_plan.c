@@ -154,6 +154,13 @@ static tfcc_status mark_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, int32_t *
   return TFCC_OK;
 }
 
+/* What dyn_reserve grows, for its messages: "dynamic tensor N" or "scratch" (tensor < 0). */
+static const char *dyn_what(char what[32], int32_t tensor) {
+  if (tensor < 0) return "scratch";
+  snprintf(what, 32, "dynamic tensor %d", (int)tensor);
+  return what;
+}
+
 /* Grows *mem to hold bytes (by at least half its size, so a slowly growing tensor reallocates
  * rarely); never shrinks. */
 static tfcc_status dyn_reserve(tfcc_exec_plan *p, void **mem, size_t *cap, size_t bytes,
@@ -165,27 +172,20 @@ static tfcc_status dyn_reserve(tfcc_exec_plan *p, void **mem, size_t *cap, size_
   if (p->max_memory) { /* the session's limit holds for memory sized by the data too */
     const size_t held = p->arena_bytes + p->variables_bytes + p->dyn_bytes - *cap;
     if (bytes > p->max_memory || held > p->max_memory - bytes) {
-      if (tensor >= 0)
-        return tfcc_err_set(err, TFCC_ERR_NO_MEMORY,
-                            "dynamic tensor %d needs %zu bytes, over what the session's limit "
-                            "of %zu bytes (max_memory) leaves beside the %zu it holds",
-                            (int)tensor, bytes, p->max_memory, held);
+      char what[32];
       return tfcc_err_set(err, TFCC_ERR_NO_MEMORY,
-                          "scratch of %zu bytes, over what the session's limit of %zu bytes "
+                          "%s needs %zu bytes, over what the session's limit of %zu bytes "
                           "(max_memory) leaves beside the %zu it holds",
-                          bytes, p->max_memory, held);
+                          dyn_what(what, tensor), bytes, p->max_memory, held);
     }
     if (held > p->max_memory - want)
       want = round_up(bytes, TFCC_ARENA_ALIGN); /* no growth past it */
   }
   void *m = aligned_alloc(TFCC_ARENA_ALIGN, want);
   if (!m) {
-    if (tensor >= 0)
-      return tfcc_err_set(err, TFCC_ERR_NO_MEMORY,
-                          "out of memory growing dynamic tensor %d to %zu bytes", (int)tensor,
-                          bytes);
-    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory growing scratch to %zu bytes",
-                        bytes);
+    char what[32];
+    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory growing %s to %zu bytes",
+                        dyn_what(what, tensor), bytes);
   }
   free(*mem);
   p->dyn_bytes += want - *cap;
