@@ -28,6 +28,21 @@ bool tfcc_q8_vbinary_usable(const tfcc_q8_vbinary_kernel *k, tfcc_isa isa) {
 
 static bool rshift_ok(int32_t s) { return s >= 0 && s <= 31; }
 
+bool tfcc_q8_vbinary_add_fixed_scales(const tfcc_arith_q *q, int32_t max_left_shift,
+                                      tfcc_q8_vbinary_params *p) {
+  p->op = TFCC_Q8VB_ADD_FIXED;
+  p->left_shift = q->left_shift;
+  p->a_qm = q->in1_mult;
+  p->a_rs = -q->in1_shift;
+  p->b_qm = q->in2_mult;
+  p->b_rs = -q->in2_shift;
+  p->out_qm = q->out_mult;
+  p->out_rs = -q->out_shift;
+  return q->left_shift >= 0 && q->left_shift <= max_left_shift && rshift_ok(p->a_rs) &&
+         rshift_ok(p->b_rs) && rshift_ok(p->out_rs) && p->a_qm != INT32_MIN &&
+         p->b_qm != INT32_MIN && p->out_qm != INT32_MIN;
+}
+
 bool tfcc_q8_vbinary_params_init(tfcc_arith_qop op, tfcc_dtype dt, const tfcc_arith_q *q,
                                  tfcc_q8_vbinary_params *p) {
   if (dt != TFCC_INT8 && dt != TFCC_UINT8) return false;
@@ -62,18 +77,7 @@ bool tfcc_q8_vbinary_params_init(tfcc_arith_qop op, tfcc_dtype dt, const tfcc_ar
       return rshift_ok(p->shift);
     case TFCC_AQ_ADD:
       /* (q - zp) << left_shift stays inside int32 for 8-bit values up to left shift 22. */
-      p->op = TFCC_Q8VB_ADD_FIXED;
-      p->left_shift = q->left_shift;
-      p->a_qm = q->in1_mult;
-      p->a_rs = -q->in1_shift;
-      p->b_qm = q->in2_mult;
-      p->b_rs = -q->in2_shift;
-      p->out_qm = q->out_mult;
-      p->out_rs = -q->out_shift;
-      if (!(q->left_shift >= 0 && q->left_shift <= 22 && rshift_ok(p->a_rs) && rshift_ok(p->b_rs) &&
-            rshift_ok(p->out_rs) && p->a_qm != INT32_MIN && p->b_qm != INT32_MIN &&
-            p->out_qm != INT32_MIN))
-        return false;
+      if (!tfcc_q8_vbinary_add_fixed_scales(q, 22, p)) return false;
       for (int x = 0; x < 256; x++) {
         const int32_t v = p->is_signed ? (int32_t)(int8_t)x : x;
         p->a_term[x] = tfcc_rdbpot(

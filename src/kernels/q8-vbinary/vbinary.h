@@ -54,6 +54,11 @@ typedef struct tfcc_q8_vbinary_params {
 
 /* Fills p for reference operation op on dt with parameters q; false if the fast kernels do not
  * take it (another op or dtype, parameters outside their exact range). */
+/* ADD_FIXED's multipliers and shifts from q (both 8- and 16-bit ADD): false where a shift is
+ * out of range (left shift past max_left_shift, a right shift outside 0..31) or a multiplier is
+ * INT32_MIN. */
+bool tfcc_q8_vbinary_add_fixed_scales(const tfcc_arith_q *q, int32_t max_left_shift,
+                                      tfcc_q8_vbinary_params *p);
 bool tfcc_q8_vbinary_params_init(tfcc_arith_qop op, tfcc_dtype dt, const tfcc_arith_q *q,
                                  tfcc_q8_vbinary_params *p);
 
