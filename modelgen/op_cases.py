@@ -2750,13 +2750,40 @@ def exact53_float_cases():
               ("RESIZE_BILINEAR", ["x", "sz"], ["y2"], {})], ["x"], ["y", "y2"]))
 
 
+def exact53_bmm_const_cases():
+    """exact53: float BATCH_MATMUL whose rhs is a constant of the file, in a hybrid model (TFLITE
+    mode: XNNPACK's GEMM order), before a hybrid FULLY_CONNECTED: tfcc transposes an adj_y rhs
+    once at load instead of every run (the same bits); two rhs batches, a broadcast one."""
+    def hw(name, shape):
+        rng = Rng(seed_of(name + "/w"))
+        w, _ = weights(rng, "i8", shape, 0, per_channel=True, wmax=0.5)
+        return w
+
+    def fconst(name, shape):
+        rng = Rng(seed_of(name))
+        return T(F32, shape, const=[f32(rng.uniform(-2.0, 2.0)) for _ in range(numel(shape))])
+
+    for name, ash, bsh, opts in (("hybrid_net_bmm_const_rhs_fc", [2, 5, 37], [2, 37, 6], {}),
+                                 ("hybrid_net_bmm_const_rhs_fc_adj_y", [2, 5, 37], [2, 6, 37], {"adj_y": True}),
+                                 ("hybrid_net_bmm_const_rhs_fc_bcast_adj_y", [3, 4, 19], [1, 9, 19], {"adj_y": True})):
+        n = bsh[-2] if opts.get("adj_y") else bsh[-1]
+        m = ash[-2]
+        bat = [max(p, q) for p, q in zip(ash[:-2], bsh[:-2])]
+        add(Case(name, {"a": act("f32", ash, -2.0, 2.0), "b": fconst(name + "/b", bsh),
+                        "y": T(F32, bat + [m, n]), "wh": hw(name, [3, n]),
+                        "bh": T(F32, [3], const=[0.25, -0.5, 0.125]), "z": T(F32, bat + [m, 3])},
+                 [("BATCH_MATMUL", ["a", "b"], ["y"], dict(opts)),
+                  ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {"keep_num_dims": True})],
+                 ["a"], ["y", "z"]))
+
+
 def cases():
     if not _CASES:
         for gen in (conv_cases, negative_scale_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, zero_size_constant_cases, dynamic_operand_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
                     detection_cases, nms_cases, fft_cases, hybrid_cases, hybrid_float_probe_cases, float_overflow_probe_cases, classic_dynamic_reshape_cases, classic_dynamic_tensor_cases, classic_float_undelegated_cases, simple_ops_cases,
-                    opsa_cases, exact53_float_cases):
+                    opsa_cases, exact53_float_cases, exact53_bmm_const_cases):
             gen()
         seq_cases.cases(add)  # sequence models, 3-D convolutions (opsb)
         opsc_cases.cases(add)  # StableHLO elementwise, LSH_PROJECTION, EMBEDDING_LOOKUP_SPARSE

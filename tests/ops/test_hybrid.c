@@ -1078,6 +1078,11 @@ static const hybrid_case k_hybrid_cases[] = {
     {"float_resize_bilinear_xnn_align_half", "conformance", TFL, 6, 0, false},
     {"float_resize_bilinear_xnn_c1", "conformance", TFL, 2, 0, false},
     {"float_resize_bilinear_computed_size", "conformance", TFL, 2, 0, false},
+    /* exact53: a constant rhs of a float BATCH_MATMUL (XNNPACK's order, a hybrid model) packed
+       (adj_y: transposed) once at load */
+    {"hybrid_net_bmm_const_rhs_fc", "conformance", TFL, 2, 0, false},
+    {"hybrid_net_bmm_const_rhs_fc_adj_y", "conformance", TFL, 2, 0, true},
+    {"hybrid_net_bmm_const_rhs_fc_bcast_adj_y", "conformance", TFL, 2, 0, true},
 };
 
 /* Runs conformance model c->name in mode c->compat and requires output out_i to equal
