@@ -2677,13 +2677,113 @@ def opsa_cases():
                [T(I32, [1, 12])], {"seed": 2, "seed2": 3}))
 
 
+def exact53_float_cases():
+    """exact53: float GELU and RESIZE_BILINEAR where LiteRT's XNNPACK delegate takes them, in any
+    model (before, tfcc ran XNNPACK's arithmetic for them in hybrid models only): GELU is its
+    f32 rational 12/10 interpolant (the tanh form when approximate), RESIZE_BILINEAR its f32
+    ibilinear lerps on its source coordinates. TFLITE mode against LiteRT, every output bit for
+    bit in ops.test_hybrid. gelu_f32_quantize_i16 is an int16x8 twin's float GELU and the
+    QUANTIZE after it (the transformer twin was 2 LSB off LiteRT there)."""
+    def fbits(u):
+        return struct.unpack("<f", struct.pack("<I", u & 0xffffffff))[0]
+
+    def bits_of(x):
+        return struct.unpack("<I", struct.pack("<f", x))[0]
+
+    rng = Rng(seed_of("float_gelu_range"))
+    vals = [f32(-12.0 + 0.00731 * i) for i in range(3284)]  # [-12, 12] densely
+    for edge in (5.1158981323, 4.86115026, 5.1638283730):  # the two clamps (and the FMA build's)
+        b = bits_of(f32(edge))
+        vals += [fbits(b + d) for d in range(-3, 4)] + [-fbits(b + d) for d in range(-3, 4)]
+    vals += [0.0, -0.0, fbits(1), fbits(0x80000001), fbits(0x007fffff), 1e-30, -1e-30, 1e-8, -1e-8,
+             6.0, -6.0, 10.0, -10.0, 100.0, -100.0, 1e4, -1e4, 1e20, -1e20, 3e38, -3e38,
+             fbits(0x7f7fffff), fbits(0xff7fffff), float("inf"), float("-inf"), float("nan"),
+             fbits(0xffc00000)]  # NaNs pass with their sign (both engines' min / max)
+    for _ in range(600):  # any exponent from 2^-30 to 2^30, both signs
+        e = rng.randint(127 - 30, 127 + 30)
+        vals.append(fbits((rng.randint(0, 1) << 31) | (e << 23) | rng.randint(0, (1 << 23) - 1)))
+    n = len(vals)  # odd tails for every vector width
+    if n % 16 == 0:
+        vals.append(0.37)
+        n += 1
+    add(Case("float_gelu_range", {"x": T(F32, [n], values=vals), "y": T(F32, [n]), "y2": T(F32, [n])},
+             [("GELU", ["x"], ["y"], {}), ("GELU", ["x"], ["y2"], {"approximate": True})], ["x"], ["y", "y2"]))
+    # an int16x8 twin's float GELU feeding a QUANTIZE to int16 (scale 2^-13: 1 ulp of a GELU
+    # output above 0.5 is 1/1024 LSB or more, so some of 16,384 elements round the other way)
+    q = (2.0 ** -13, 0)
+    add(Case("gelu_f32_quantize_i16", {"x": act("f32", [16, 1024], -3.9, 3.9), "g": T(F32, [16, 1024]),
+                                       "g2": T(F32, [16, 1024]), "q": T(I16, [16, 1024], q=q),
+                                       "q2": T(I16, [16, 1024], q=q)},
+             [("GELU", ["x"], ["g"], {}), ("QUANTIZE", ["g"], ["q"], {}),
+              ("GELU", ["x"], ["g2"], {"approximate": True}), ("QUANTIZE", ["g2"], ["q2"], {})],
+             ["x"], ["q", "q2"]))
+    # RESIZE_BILINEAR: up (odd factors, exactly 2x: TFLite's builtin has a 2x kernel, XNNPACK
+    # does not), down, to 1x1, the same size; 21 channels (vector tails), two batches
+    sizes = ([13, 17], [3, 4], [10, 12], [1, 1], [5, 6], [7, 9])
+    for tag, ac, hp in (("half_pixel", False, True), ("align_corners", True, False), ("legacy", False, False),
+                        ("align_half", True, True)):
+        t = {"x": act("f32", [2, 5, 6, 21], -3.0, 3.0)}
+        ops, outs = [], []
+        for k, sz in enumerate(sizes):
+            t["s%d" % k] = i32c(sz)
+            t["y%d" % k] = T(F32, [2] + sz + [21])
+            ops.append(("RESIZE_BILINEAR", ["x", "s%d" % k], ["y%d" % k],
+                        {"align_corners": ac, "half_pixel_centers": hp}))
+            outs.append("y%d" % k)
+        add(Case("float_resize_bilinear_xnn_" + tag, t, ops, ["x"], outs))
+    # one channel, a tall odd image down and up (DeepLab-like 33 -> 257 is in the twin test)
+    t = {"x": act("f32", [1, 17, 3, 1], -3.0, 3.0), "s0": i32c([129, 5]), "s1": i32c([4, 11]),
+         "y0": T(F32, [1, 129, 5, 1]), "y1": T(F32, [1, 4, 11, 1])}
+    add(Case("float_resize_bilinear_xnn_c1", t,
+             [("RESIZE_BILINEAR", ["x", "s0"], ["y0"], {"half_pixel_centers": True}),
+              ("RESIZE_BILINEAR", ["x", "s1"], ["y1"], {"align_corners": True})], ["x"], ["y0", "y1"]))
+    # a size the graph computes (SHAPE -> STRIDED_SLICE -> MUL; tfcc folds it at load): to
+    # TFLite it is not a constant, so LiteRT's delegate leaves the node to the builtin kernel
+    t = {"x": act("f32", [1, 5, 6, 8], -3.0, 3.0), "s": T(I32, [4]), "hw": T(I32, [2]), "two": i32c([2, 3]),
+         "sz": T(I32, [2]), "b0": i32c([1]), "e0": i32c([3]), "st": i32c([1]),
+         "y": T(F32, [1, 10, 18, 8]), "y2": T(F32, [1, 10, 18, 8])}
+    add(Case("float_resize_bilinear_computed_size", t,
+             [("SHAPE", ["x"], ["s"], {"out_type": I32}),
+              ("STRIDED_SLICE", ["s", "b0", "e0", "st"], ["hw"], {}),
+              ("MUL", ["hw", "two"], ["sz"], {}),
+              ("RESIZE_BILINEAR", ["x", "sz"], ["y"], {"half_pixel_centers": True}),
+              ("RESIZE_BILINEAR", ["x", "sz"], ["y2"], {})], ["x"], ["y", "y2"]))
+
+
+def exact53_bmm_const_cases():
+    """exact53: float BATCH_MATMUL whose rhs is a constant of the file, in a hybrid model (TFLITE
+    mode: XNNPACK's GEMM order), before a hybrid FULLY_CONNECTED: tfcc transposes an adj_y rhs
+    once at load instead of every run (the same bits); two rhs batches, a broadcast one."""
+    def hw(name, shape):
+        rng = Rng(seed_of(name + "/w"))
+        w, _ = weights(rng, "i8", shape, 0, per_channel=True, wmax=0.5)
+        return w
+
+    def fconst(name, shape):
+        rng = Rng(seed_of(name))
+        return T(F32, shape, const=[f32(rng.uniform(-2.0, 2.0)) for _ in range(numel(shape))])
+
+    for name, ash, bsh, opts in (("hybrid_net_bmm_const_rhs_fc", [2, 5, 37], [2, 37, 6], {}),
+                                 ("hybrid_net_bmm_const_rhs_fc_adj_y", [2, 5, 37], [2, 6, 37], {"adj_y": True}),
+                                 ("hybrid_net_bmm_const_rhs_fc_bcast_adj_y", [3, 4, 19], [1, 9, 19], {"adj_y": True})):
+        n = bsh[-2] if opts.get("adj_y") else bsh[-1]
+        m = ash[-2]
+        bat = [max(p, q) for p, q in zip(ash[:-2], bsh[:-2])]
+        add(Case(name, {"a": act("f32", ash, -2.0, 2.0), "b": fconst(name + "/b", bsh),
+                        "y": T(F32, bat + [m, n]), "wh": hw(name, [3, n]),
+                        "bh": T(F32, [3], const=[0.25, -0.5, 0.125]), "z": T(F32, bat + [m, 3])},
+                 [("BATCH_MATMUL", ["a", "b"], ["y"], dict(opts)),
+                  ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {"keep_num_dims": True})],
+                 ["a"], ["y", "z"]))
+
+
 def cases():
     if not _CASES:
         for gen in (conv_cases, negative_scale_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, zero_size_constant_cases, dynamic_operand_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
                     detection_cases, nms_cases, fft_cases, hybrid_cases, hybrid_float_probe_cases, float_overflow_probe_cases, classic_dynamic_reshape_cases, classic_dynamic_tensor_cases, classic_float_undelegated_cases, simple_ops_cases,
-                    opsa_cases):
+                    opsa_cases, exact53_float_cases, exact53_bmm_const_cases):
             gen()
         seq_cases.cases(add)  # sequence models, 3-D convolutions (opsb)
         opsc_cases.cases(add)  # StableHLO elementwise, LSH_PROJECTION, EMBEDDING_LOOKUP_SPARSE

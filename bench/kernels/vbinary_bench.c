@@ -6,7 +6,8 @@
  * float32 ADD with RELU (avx512-i32: the AVX-512 variant with its 16-bit word-pair ADD path
  * switched off, i.e. 32-bit lanes only); then the activations on 56x56x256 (float32 RELU6, HARD_SWISH,
  * LOGISTIC, TANH; the int8 table lookup) and DeepLab's resize 33x33x21 -> 257x257 (int8 and
- * float32).
+ * float32; float32 in both orders: the builtin's and, exact53, XNNPACK's, which TFLITE mode runs
+ * wherever the delegate takes the node: its portable loop and the f32-resize variants' fn_xnn).
  * Single thread. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,8 @@ static int reps = 15;
 typedef struct job {
   int kind; /* 0 ref q8, 1 fast q8, 2 ref f32, 3 fast f32, 4 ref unary, 5 fast unary, 6 ref lut,
               7 fast lut, 8 ref resize, 9 fast resize, 13 hybrid TANH (XNNPACK's, xk), 14 hybrid
-              TANH (Eigen's, portable loop) */
+              TANH (Eigen's, portable loop), 15 f32 resize XNNPACK order (portable loop), 16 the
+              same (fast variant) */
   size_t n;
   const tfcc_f32_vunary_kernel *uk;
   const tfcc_tflite_f32_kernel *xk;
@@ -78,6 +80,10 @@ static void run(const job *j) {
     case 10: tfcc_ref_resize_bilinear_f32(j->rs, false, false, j->a, j->o); break;
     case 11:
       tfcc_f32_resize_bilinear(NULL, j->fk2, j->rs, false, false, j->a, j->o, j->scratch);
+      break;
+    case 15: tfcc_xnn_resize_bilinear_f32(j->rs, false, false, j->a, j->o); break;
+    case 16:
+      tfcc_f32_resize_bilinear_xnn(NULL, j->fk2, j->rs, false, false, j->a, j->o, j->scratch);
       break;
     case 13: j->xk->tanh(j->a, j->o, j->n); break;
     case 14: tfcc_tanh_f32_eigen(j->a, j->o, j->n); break;
@@ -320,6 +326,19 @@ int main(int argc, char **argv) {
       j.fk2 = k;
       ms = median_ms(&j);
       printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 resize", k->name + 11, "33x33x21->257", ms,
+             4.0 * (double)nout / ms * 1e-6);
+    }
+    j.kind = 15;
+    ms = median_ms(&j);
+    printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 rsz xnn", "ref", "33x33x21->257", ms,
+           4.0 * (double)nout / ms * 1e-6);
+    for (int ki = 0; ki < tfcc_f32_resize_kernel_count(); ki++) {
+      const tfcc_f32_resize_kernel *k = tfcc_f32_resize_kernel_at(ki);
+      if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
+      j.kind = 16;
+      j.fk2 = k;
+      ms = median_ms(&j);
+      printf("%-14s %-11s %-18s %10.3f %10.2f\n", "f32 rsz xnn", k->name + 11, "33x33x21->257", ms,
              4.0 * (double)nout / ms * 1e-6);
     }
     free(fin);

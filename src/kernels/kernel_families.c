@@ -131,7 +131,8 @@ static const kernel_family k_families[] = {
      "ADD, SUB, MUL (int8/uint8, both quant modes; the avx512vnni row needs "
      "AVX512-VNNI)",
      TABLE(tfcc_q8_vbinary)},
-    {"f32-resize", "RESIZE_BILINEAR (float32)", TABLE(tfcc_f32_resize)},
+    {"f32-resize", "RESIZE_BILINEAR (float32; the builtin order and XNNPACK's)",
+     TABLE(tfcc_f32_resize)},
     {"q8-resize",
      "RESIZE_BILINEAR (int8/uint8, XNNPACK arithmetic: TFLITE mode, same in/out quantization)",
      TABLE(tfcc_q8_resize)},
@@ -176,9 +177,9 @@ static const kernel_family k_families[] = {
      TABLE(tfcc_qz)},
     {"tflite-f32",
      "TensorFlow Lite's float arithmetic bit for bit: CONV_2D, DEPTHWISE_CONV_2D, "
-     "FULLY_CONNECTED, BATCH_MATMUL, SOFTMAX, LOGISTIC, TANH, GELU of hybrid networks in TFLITE "
-     "mode (XNNPACK's bits, no fused multiply-add); the float LSTM plan's dot products, Eigen "
-     "tanh / logistic and expf (the builtin kernel's bits)",
+     "FULLY_CONNECTED, BATCH_MATMUL, SOFTMAX, LOGISTIC of hybrid networks, TANH and GELU of any "
+     "network, in TFLITE mode (XNNPACK's bits, no fused multiply-add); the float LSTM plan's "
+     "dot products, Eigen tanh / logistic and expf (the builtin kernel's bits)",
      TABLE(tfcc_tflite_f32)},
     {"f32-fc-eigen",
      "FULLY_CONNECTED (float32 with run-time weights in hybrid networks, TFLITE mode: Eigen's "

@@ -6,8 +6,12 @@
  * one multiplier per column (in double, as PopulateConvolutionQuantizationParams): TFLite's
  * kernel reads the tensor's single legacy scale, which its interpreter leaves 0 for a
  * per-channel tensor, and outputs zeros there (docs/operators.md). Hybrid (float32 lhs,
- * constant int8 rhs) runs in ops/hybrid.c as the FULLY_CONNECTED TFLite makes of it. */
+ * constant int8 rhs) runs in ops/hybrid.c as the FULLY_CONNECTED TFLite makes of it.
+ * exact53: a float32 rhs that is a constant of the file is prepared once, at the first prepare
+ * (model load), for every session (bmm_const_rhs): the GEMM path's packings, one per rhs batch,
+ * or the XNNPACK-order path's adj_y rhs transposed to [k][n]; per run both were redone. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "kernels/f32-gemm/gemm.h"
@@ -18,6 +22,20 @@
 #include "ops/f32_fast.h"
 #include "ops/hybrid.h"
 #include "kernels/tflite-f32/eigen_f32.h"
+#include "base/weights_mem.h"
+#include "ops/pack_once.h"
+
+/* exact53: a constant float32 rhs prepared once (bmm_const_prepare): rb matrices (the rhs
+ * batches) of the GEMM path packed for kernel gk (per_batch floats each, a multiple of 64
+ * bytes), or (xnn) transposed from [n][k] to [k][n]. The same bits as the per-run work. */
+typedef struct bmm_const_rhs {
+  tfcc_pack_once once;
+  float *buf;                     /* tfcc_wmem_alloc'ed; NULL: not prepared */
+  const tfcc_f32_gemm_kernel *gk; /* GEMM packing's kernel; NULL for the transposed layout */
+  size_t per_batch;               /* floats per rhs batch in buf */
+  int32_t n, k;                   /* the shapes it was made for */
+  int64_t rb;
+} bmm_const_rhs;
 
 typedef struct bmm_params {
   bool adj_x, adj_y;
@@ -29,11 +47,14 @@ typedef struct bmm_params {
   bool eigen_f32; /* exact6: the same in REFERENCE mode: the classic interpreter's Eigen GEMM */
   int32_t n_col;  /* int16 x int8 per output column: multipliers in col_mult / col_shift */
   int32_t *col_mult, *col_shift;
+  bmm_const_rhs crhs; /* exact53: a constant float32 rhs prepared once */
 } bmm_params;
 
 static void bmm_release(void *params) {
   bmm_params *p = params;
   if (!p) return;
+  tfcc_wmem_free(p->crhs.buf);
+  tfcc_pack_once_destroy(&p->crhs.once);
   tfcc_hybrid_free(p->hyb);
   free(p->col_mult);
   free(p->col_shift);
@@ -57,6 +78,7 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for BATCH_MATMUL");
   p->adj_x = ctx->node->opts.batch_matmul.adj_x;
   p->adj_y = ctx->node->opts.batch_matmul.adj_y;
+  tfcc_pack_once_init(&p->crhs.once);
   const tfcc_ir_tensor *l = tfcc_conv_ir_input(ctx, 0), *r = tfcc_conv_ir_input(ctx, 1);
   const tfcc_ir_tensor *o = tfcc_conv_ir_output(ctx, 0);
   atomic_init(&p->f32_logged, false);
@@ -166,9 +188,64 @@ static size_t bmm_f32_scratch(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d) {
   return tfcc_f32_packed_bytes(ctx->ks->f32_gemm, d->n, d->k);
 }
 
+/* Matrices in the rhs tensor: the product of its batch dimensions (not broadcast). */
+static int64_t bmm_rhs_batches(const tfcc_bmm_dims *d) {
+  int64_t rb = 1;
+  for (int32_t i = 0; i < d->nbd; i++) rb *= d->rhs_b[i];
+  return rb;
+}
+
+/* The constant rhs prepared for these shapes and this rhs tensor (eval: no locking), or NULL.
+ * xnn: the transposed layout, else the GEMM packing. */
+static const bmm_const_rhs *bmm_const_get(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d,
+                                          bool xnn) {
+  const bmm_const_rhs *c = &((const bmm_params *)ctx->params)->crhs;
+  if (!tfcc_pack_once_ready(&c->once, ctx->in[1]->data) || c->n != d->n || c->k != d->k ||
+      c->rb != bmm_rhs_batches(d) || (c->gk == NULL) != xnn)
+    return NULL;
+  return c;
+}
+
+/* exact53: prepare (model load runs the first): a float32 rhs that is a constant of the file,
+ * packed for the GEMM (xnn false) or, adj_y on the XNNPACK-order path, transposed, once for
+ * every session; a failure (out of memory) leaves the per-run work. */
+static void bmm_const_prepare(tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, bool xnn) {
+  bmm_params *p = (bmm_params *)ctx->params;
+  const tfcc_tensor *r = ctx->in[1];
+  if (!(r->is_const || r->known) || !r->data || d->n <= 0 || d->k <= 0 || (xnn && !d->adj_y))
+    return;
+  bmm_const_rhs *c = &p->crhs;
+  if (bmm_const_get(ctx, d, xnn) || !tfcc_pack_once_begin(&c->once)) return;
+  const int64_t rb = bmm_rhs_batches(d);
+  const size_t N = (size_t)d->n, K = (size_t)d->k, mat = N * K;
+  const tfcc_f32_gemm_kernel *gk = xnn ? NULL : tfcc_f32_gemm_select(ctx->isa);
+  const size_t per = xnn ? mat : tfcc_f32_packed_bytes(gk, d->n, d->k) / sizeof(float);
+  float *buf = rb > 0 && (size_t)rb <= SIZE_MAX / sizeof(float) / (per ? per : 1)
+                   ? tfcc_wmem_alloc((size_t)rb * per * sizeof(float))
+                   : NULL;
+  const float *src = r->data;
+  for (int64_t b = 0; buf && b < rb; b++) {
+    const float *m = src + (size_t)b * mat;
+    float *dst = buf + (size_t)b * per;
+    if (xnn) { /* [n][k] -> [k][n] */
+      for (size_t j = 0; j < N; j++)
+        for (size_t q = 0; q < K; q++) dst[q * N + j] = m[j * K + q];
+    } else { /* B[n][k]: rhs [K, N] (ld_n 1, ld_k N) or with adj_y [N, K] */
+      tfcc_f32_packed pk;
+      if (d->adj_y)
+        tfcc_f32_pack_into(gk, d->n, d->k, m, K, 1, NULL, dst, &pk);
+      else
+        tfcc_f32_pack_into(gk, d->n, d->k, m, 1, N, NULL, dst, &pk);
+    }
+  }
+  c->buf = buf, c->gk = gk, c->per_batch = per, c->n = d->n, c->k = d->k, c->rb = rb;
+  tfcc_pack_once_end(&c->once, src, buf != NULL);
+}
+
 static void bmm_f32_run(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, const float *l,
                         const float *r, float *o) {
-  const tfcc_f32_gemm_kernel *k = ctx->ks->f32_gemm;
+  const bmm_const_rhs *c = bmm_const_get(ctx, d, false);
+  const tfcc_f32_gemm_kernel *k = c ? c->gk : ctx->ks->f32_gemm;
   int64_t nb = 1;
   for (int32_t i = 0; i < d->nbd; i++) nb *= d->out_b[i];
   const size_t lsz = (size_t)d->m * (size_t)d->k, rsz = (size_t)d->k * (size_t)d->n;
@@ -186,7 +263,10 @@ static void bmm_f32_run(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, const fl
       lstride *= d->lhs_b[i];
       rstride *= d->rhs_b[i];
     }
-    if (roff != packed_off) {
+    if (c && roff != packed_off) { /* packed at load (exact53) */
+      tfcc_f32_packed_view(k, d->n, d->k, c->buf + (size_t)roff * c->per_batch, &pk);
+      packed_off = roff;
+    } else if (roff != packed_off) {
       const float *rb = r + (size_t)roff * rsz;
       /* B[n][k]: rhs [K, N] (ld_n 1, ld_k N) or with adj_y [N, K] */
       if (d->adj_y)
@@ -248,11 +328,13 @@ static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
   }
   ctx->scratch_bytes = 0;
   if (l->dtype == TFCC_FLOAT32) {
-    if (p->xnn_f32)
-      ctx->scratch_bytes = tfcc_xnn_bmm_scratch_bytes(&d);
-    else if (bmm_f32_fast(ctx, &d))
-      ctx->scratch_bytes = bmm_f32_scratch(ctx, &d);
-    else if (d.adj_x)
+    if (p->xnn_f32) {
+      bmm_const_prepare(ctx, &d, true);
+      if (!bmm_const_get(ctx, &d, true)) ctx->scratch_bytes = tfcc_xnn_bmm_scratch_bytes(&d);
+    } else if (bmm_f32_fast(ctx, &d)) {
+      bmm_const_prepare(ctx, &d, false);
+      if (!bmm_const_get(ctx, &d, false)) ctx->scratch_bytes = bmm_f32_scratch(ctx, &d);
+    } else if (d.adj_x)
       tfcc_f32_log_fallback_once(&((bmm_params *)p)->f32_logged, ctx, "BATCH_MATMUL",
                                  "adj_x (transposed lhs)");
   }
@@ -272,15 +354,20 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
   void *o = ctx->out[0]->data;
   switch (ctx->in[0]->dtype) {
     case TFCC_FLOAT32:
-      if (p->xnn_f32 && ctx->ks && ctx->ks->tflite_f32 &&
-          ctx->scratch_bytes >= tfcc_xnn_bmm_scratch_bytes(&d))
+      if (p->xnn_f32 && ctx->ks && ctx->ks->tflite_f32 && bmm_const_get(ctx, &d, true)) {
+        tfcc_bmm_dims dt = d; /* the rhs transposed at load (exact53): [k][n] matrices */
+        dt.adj_y = false;
+        tfcc_xnn_bmm_run(ctx->pool, ctx->ks->tflite_f32, &dt, l, p->crhs.buf, o, NULL);
+      } else if (p->xnn_f32 && ctx->ks && ctx->ks->tflite_f32 &&
+                 ctx->scratch_bytes >= tfcc_xnn_bmm_scratch_bytes(&d))
         tfcc_xnn_bmm_run(ctx->pool, ctx->ks->tflite_f32, &d, l, r, o, ctx->scratch);
       else if (p->xnn_f32)
         tfcc_bmm_f32_xnn(&d, l, r, o);
       else if (p->eigen_f32)
         tfcc_eigen_bmm_f32(&d, l, r, o);
-      else if (bmm_f32_fast(ctx, &d) && ctx->scratch &&
-               ctx->scratch_bytes >= bmm_f32_scratch(ctx, &d))
+      else if (bmm_f32_fast(ctx, &d) &&
+               (bmm_const_get(ctx, &d, false) ||
+                (ctx->scratch && ctx->scratch_bytes >= bmm_f32_scratch(ctx, &d))))
         bmm_f32_run(ctx, &d, l, r, o);
       else
         tfcc_bmm_f32(&d, l, r, o);

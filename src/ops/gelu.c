@@ -2,8 +2,9 @@
  * (v3) as LiteRT's default build runs it (XNNPACK's float32 rational interpolant, rounded to
  * half once: kernels/ref/activation.c); uint8 / int8 through a 256-entry table of the same float function (GeluPrepare); int16
  * through TFLite's 513-entry interpolated table (LUTPopulate<int16_t>, as LiteRT). float32 in
- * the TFLITE mode of a hybrid model: XNNPACK's interpolant (its delegate runs the node); in its
- * REFERENCE mode the classic interpreter's builtin kernel (Eigen's erf or tanh, eigen_f32.h). */
+ * TFLITE mode, any model (exact53; hybrid models only before): XNNPACK's interpolant (LiteRT's
+ * delegate runs every float GELU); in the REFERENCE mode of a hybrid model the classic
+ * interpreter's builtin kernel (Eigen's erf or tanh, eigen_f32.h). */
 #include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/tflite-f32/eigen_f32.h"
 #include "kernels/ref/activation.h"
@@ -14,8 +15,8 @@
 typedef struct gelu_op {
   act_head head;
   bool approximate;
-  /* exact2: float32 in a hybrid model, TFLITE mode: XNNPACK's interpolant (the ISA's variant);
-   * NULL: tfcc's */
+  /* exact2: float32 in TFLITE mode (exact53: any model): XNNPACK's interpolant (the ISA's
+   * variant); NULL: tfcc's */
   const tfcc_tflite_f32_kernel *xnn;
   /* exact6: float32 in a hybrid model, REFERENCE mode: the classic interpreter's builtin
    * kernel with Eigen's erf (approximate false; exact7: Eigen's tanh, approximate true) */
@@ -51,7 +52,10 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   tfcc_status st = act_unary_init(ctx, sizeof(gelu_op), setup);
   if (st == TFCC_OK && ctx->params) {
     gelu_op *p = ctx->params;
-    if (p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx))
+    /* exact53: every model (LiteRT's delegate takes any float32 GELU, VisitUnaryNode), not
+       only hybrid ones: an int16x8 twin's QUANTIZE after a float GELU turns tfcc's erfc
+       ulps into steps (0.05% of the transformer twin's elements 2 LSB off before) */
+    if (p->head.in_type == TFCC_FLOAT32 && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE)
       p->xnn = tfcc_tflite_f32_select(ctx->isa);
     p->eigen = p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_ref_builtin_float(ctx);
   }

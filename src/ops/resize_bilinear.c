@@ -26,9 +26,26 @@ typedef struct rb_params {
                 corners; conformance xnn_resize_bilinear_align_and_half_*); TFLite's builtin
                 kernel refuses the pair, and so does REFERENCE mode */
   bool xnn;
-  bool xnn_f32; /* float32 in a model with hybrid nodes (TFLITE mode, ops/hybrid.h): XNNPACK's
-                   f32 lerps (tfcc_xnn_resize_bilinear_f32) */
+  bool xnn_f32; /* float32 where TFLite's XNNPACK delegate takes the node (rb_xnn_f32): XNNPACK's
+                   f32 lerps (tfcc_f32_resize_bilinear_xnn, tfcc_xnn_resize_bilinear_f32's bits) */
 } rb_params;
+
+/* exact53: whether a float32 node runs XNNPACK's arithmetic. TFLITE mode, any model: LiteRT's
+ * delegate takes a rank-4 float resize whose size is a constant of the file (a size tfcc
+ * folded at load is computed by the graph to TFLite, whose delegate then leaves the node to
+ * the builtin kernel: conformance float_resize_bilinear_computed_size); before exact53 only in
+ * models with hybrid nodes, so an int16x8 twin's float RESIZE_BILINEAR output (DeepLab's) was
+ * up to 3.8e-6 off LiteRT. REFERENCE mode: in a hybrid subgraph the classic interpreter
+ * delegates (exact5); elsewhere the builtin kernel's bits. */
+static bool rb_xnn_f32(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *in, const tfcc_ir_tensor *sz,
+                       const tfcc_ir_tensor *out) {
+  if (!in || !out || !sz || in->dtype != TFCC_FLOAT32 || out->dtype != TFCC_FLOAT32 ||
+      in->rank != 4 || !sz->data)
+    return false;
+  if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE) return !sz->folded;
+  return tfcc_hybrid_ref_delegated_float(ctx) &&
+         !(ctx->node->opts.resize.align_corners && ctx->node->opts.resize.half_pixel_centers);
+}
 
 static tfcc_status rb_init(tfcc_init_ctx *ctx) {
   rb_params *p = calloc(1, sizeof *p);
@@ -42,9 +59,7 @@ static tfcc_status rb_init(tfcc_init_ctx *ctx) {
       (in->dtype == TFCC_FLOAT32 || in->dtype == TFCC_UINT8 || in->dtype == TFCC_INT8))
     half = false;
   p->half = half;
-  p->xnn_f32 = in && out && in->dtype == TFCC_FLOAT32 && out->dtype == TFCC_FLOAT32 &&
-               in->rank == 4 && sz && sz->data && !(align && half) &&
-               (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));
+  p->xnn_f32 = rb_xnn_f32(ctx, in, sz, out);
   if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
       tfcc_xnn_takes_resize_bilinear(in, sz, out, align, half) &&
       in->quant.scale[0] == out->quant.scale[0] &&
@@ -93,16 +108,15 @@ static tfcc_status rb_eval(tfcc_op_ctx *ctx) {
                             ctx->in[0]->dtype == TFCC_INT8, in, out, ctx->scratch);
     return TFCC_OK;
   }
-  if (ctx->in[0]->dtype == TFCC_FLOAT32 && ctx->params &&
-      ((const rb_params *)ctx->params)->xnn_f32) {
-    tfcc_xnn_resize_bilinear_f32(&s, align, half, in, out);
-    return TFCC_OK;
-  }
   if (ctx->in[0]->dtype == TFCC_FLOAT32) {
     TFCC_OP_CHECK(ctx, ctx->scratch && ctx->scratch_bytes >= tfcc_f32_resize_scratch_bytes(&s),
                   TFCC_ERR_STATE, OP ": scratch missing");
-    tfcc_f32_resize_bilinear(ctx->pool, ctx->ks->f32_resize, &s, align, half, in, out,
-                             ctx->scratch);
+    if (ctx->params && ((const rb_params *)ctx->params)->xnn_f32)
+      tfcc_f32_resize_bilinear_xnn(ctx->pool, ctx->ks->f32_resize, &s, align, half, in, out,
+                                   ctx->scratch);
+    else
+      tfcc_f32_resize_bilinear(ctx->pool, ctx->ks->f32_resize, &s, align, half, in, out,
+                               ctx->scratch);
     return TFCC_OK;
   }
   if (ctx->in[0]->dtype == TFCC_UINT8) {

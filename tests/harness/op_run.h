@@ -80,10 +80,11 @@ typedef struct oh_node_run {
   /* true: each output gets a fresh buffer of its prepared size, filled with 0xA5 (the caller
    * frees out[i]->data); false: outputs keep the caller's buffers. */
   bool alloc_outputs;
-  bool prepare_only; /* stop after prepare (and macs) */
-  int winograd;      /* init may choose Winograd for float32 3x3 CONV_2D (as a model load):
+  bool prepare_only;    /* stop after prepare (and macs) */
+  int winograd;         /* init may choose Winograd for float32 3x3 CONV_2D (as a model load):
                         TFCC_WINO_* */
-  int64_t macs;      /* result: op->macs after prepare, 0 if the op has none */
+  int64_t macs;         /* result: op->macs after prepare, 0 if the op has none */
+  size_t scratch_bytes; /* result: the scratch prepare asked for */
 } oh_node_run;
 
 /* Runs r->op on r->node. Scratch is 64-byte aligned and filled with 0x5A, as an arena gives
@@ -152,6 +153,7 @@ static inline tfcc_status oh_run_node(oh_node_run *r) {
   void *kept[8] = {0};
   for (int32_t i = 0; i < r->n_out && i < 8; i++) kept[i] = r->out[i]->data;
   if (st == TFCC_OK) st = op->prepare(&ctx);
+  r->scratch_bytes = st == TFCC_OK ? ctx.scratch_bytes : 0;
   void *scratch = NULL;
   if (st == TFCC_OK) {
     for (int32_t i = 0; i < r->n_out; i++) {

@@ -47,6 +47,7 @@ typedef struct tt_case {
   int32_t out_rank;
   int32_t out_dims[TFCC_MAX_RANK];
   int64_t macs;
+  size_t scratch_bytes; /* what prepare asked for */
 } tt_case;
 
 static inline void tt_set(tt_spec *s, tfcc_dtype dt, int32_t rank, const int32_t *dims,
@@ -173,6 +174,7 @@ static tfcc_status tt_run(tt_case *c, bool eval) {
   c->out_rank = tout.rank;
   memcpy(c->out_dims, tout.dims, sizeof(tout.dims));
   c->macs = r.macs;
+  c->scratch_bytes = r.scratch_bytes;
   return c->st;
 }
 

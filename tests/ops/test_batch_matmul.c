@@ -191,8 +191,61 @@ static void run(tfcc_dtype dt, int32_t lr, const int32_t *ld, int32_t rr, const 
   free(rrv);
 }
 
+/* exact53: a float32 rhs that is a constant of the file is packed for the GEMM at the first
+ * prepare (no per-run scratch) and gives exactly the bits of the per-run packing (the same rhs
+ * as a run-time input): rhs batches, adj_y, a broadcast rhs, K over the packing's K block. */
+static void const_rhs_case(int32_t lr, const int32_t *ld, int32_t rr, const int32_t *rd, bool ay,
+                           int32_t orank, const int32_t *od) {
+  int64_t nl = 1, nr = 1, no = 1;
+  for (int i = 0; i < lr; i++) nl *= ld[i];
+  for (int i = 0; i < rr; i++) nr *= rd[i];
+  for (int i = 0; i < orank; i++) no *= od[i];
+  float *l = malloc((size_t)nl * 4), *r = malloc((size_t)nr * 4);
+  for (int64_t i = 0; i < nl; i++) l[i] = oh_randf(-2, 2);
+  for (int64_t i = 0; i < nr; i++) r[i] = oh_randf(-2, 2);
+  tt_case c[2];
+  for (int v = 0; v < 2; v++) {
+    memset(&c[v], 0, sizeof c[v]);
+    c[v].builtin = TFCC_OP_BATCH_MATMUL;
+    c[v].n_in = 2;
+    tt_set(&c[v].in[0], TFCC_FLOAT32, lr, ld, l);
+    c[v].in[0].not_const = true;
+    tt_set(&c[v].in[1], TFCC_FLOAT32, rr, rd, r);
+    c[v].in[1].not_const = v == 1;
+    tt_set(&c[v].out, TFCC_FLOAT32, orank, od, NULL);
+    if (ay) tt_opt_i(&c[v], 1, TFB_U8, 1);
+    CHECKF(tt_run(&c[v], true) == TFCC_OK, "%s", c[v].err.msg);
+  }
+  if (c[0].out_data && c[1].out_data) {
+    CHECKF(memcmp(c[0].out_data, c[1].out_data, (size_t)no * 4) == 0,
+           "constant rhs (rank %d, adj_y %d): other bits than the per-run packing", (int)rr,
+           (int)ay);
+    CHECKF(c[0].scratch_bytes == 0 && c[1].scratch_bytes > 0,
+           "scratch %zu (constant rhs) and %zu (run-time rhs)", c[0].scratch_bytes,
+           c[1].scratch_bytes);
+  }
+  tt_done(&c[0]);
+  tt_done(&c[1]);
+  free(l);
+  free(r);
+}
+
+static void const_rhs_cases(void) {
+  const int32_t l1[3] = {2, 7, 33}, r1[3] = {2, 33, 19}, o1[3] = {2, 7, 19};
+  const_rhs_case(3, l1, 3, r1, false, 3, o1); /* two rhs batches */
+  const int32_t r2[3] = {2, 19, 33};
+  const_rhs_case(3, l1, 3, r2, true, 3, o1); /* adj_y */
+  const int32_t l3[4] = {3, 2, 6, 40}, r3[3] = {1, 40, 17}, o3[4] = {3, 2, 6, 17};
+  const_rhs_case(4, l3, 3, r3, false, 4, o3); /* one rhs for every lhs batch */
+  const int32_t l4[2] = {4, 600}, r4[2] = {600, 40}, o4[2] = {4, 40};
+  const_rhs_case(2, l4, 2, r4, false, 2, o4); /* K in two blocks of the packing */
+  const int32_t l5[3] = {2, 9, 600}, r5[2] = {37, 600}, o5[3] = {2, 9, 37};
+  const_rhs_case(3, l5, 2, r5, true, 3, o5);
+}
+
 int main(void) {
   eigen_order_cases();
+  const_rhs_cases();
   const tfcc_dtype dts[3] = {TFCC_FLOAT32, TFCC_INT8, TFCC_INT16};
   for (int t = 0; t < 3; t++) {
     int32_t l1[3] = {2, 3, 5}, r1[3] = {2, 5, 4}, o1[3] = {2, 3, 4};

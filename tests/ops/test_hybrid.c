@@ -1066,6 +1066,23 @@ static const hybrid_case k_hybrid_cases[] = {
        into 0 there (2 of 16), tfcc keeps NaN, as the builtin kernel (the dynres row) */
     {"float_arith_overflow_builtin", "hybrid_builtin", REF, 4, 0, false},
     {"float_arith_overflow_dynres_builtin", "hybrid_builtin", REF, 6, 0, false},
+    /* exact53: float GELU and RESIZE_BILINEAR in every model (TFLITE mode): XNNPACK's
+       interpolant over [-12, 12], its clamps and the whole float range; an int16x8 twin's GELU
+       -> QUANTIZE; XNNPACK's ibilinear in each coordinate mode, up / down / 2x / 1x1 / same
+       size; a size the graph computes keeps the builtin kernel (LiteRT's delegate declines) */
+    {"float_gelu_range", "conformance", TFL, 2, 0, true},
+    {"gelu_f32_quantize_i16", "conformance", TFL, 2, 0, true},
+    {"float_resize_bilinear_xnn_half_pixel", "conformance", TFL, 6, 0, false},
+    {"float_resize_bilinear_xnn_align_corners", "conformance", TFL, 6, 0, false},
+    {"float_resize_bilinear_xnn_legacy", "conformance", TFL, 6, 0, false},
+    {"float_resize_bilinear_xnn_align_half", "conformance", TFL, 6, 0, false},
+    {"float_resize_bilinear_xnn_c1", "conformance", TFL, 2, 0, false},
+    {"float_resize_bilinear_computed_size", "conformance", TFL, 2, 0, false},
+    /* exact53: a constant rhs of a float BATCH_MATMUL (XNNPACK's order, a hybrid model) packed
+       (adj_y: transposed) once at load */
+    {"hybrid_net_bmm_const_rhs_fc", "conformance", TFL, 2, 0, false},
+    {"hybrid_net_bmm_const_rhs_fc_adj_y", "conformance", TFL, 2, 0, true},
+    {"hybrid_net_bmm_const_rhs_fc_bcast_adj_y", "conformance", TFL, 2, 0, true},
 };
 
 /* Runs conformance model c->name in mode c->compat and requires output out_i to equal

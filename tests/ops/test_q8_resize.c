@@ -1,7 +1,8 @@
 /* Fast bilinear resize: every q8-resize variant this CPU can run produces exactly the bytes of
  * the XNNPACK-arithmetic reference (tfcc_xnn_resize_bilinear_{u8,i8}), int8 and uint8, and
  * every f32-resize variant exactly the bits of tfcc_ref_resize_bilinear_f32 (2x upsampling
- * kernel and the generic one): channel counts around the vector widths (1..65), upsampling,
+ * kernel and the generic one) and, in XNNPACK's order (fn_xnn, exact53), of
+ * tfcc_xnn_resize_bilinear_f32: channel counts around the vector widths (1..65), upsampling,
  * downsampling, 1x1 to NxN, align_corners / half_pixel_centers / neither, batches, full-range
  * data (float: signed zeros, huge values, infinities), single threaded and on a 2-thread
  * pool. */
@@ -54,7 +55,7 @@ static bool same_f32(float a, float b) {
 }
 
 static void run_f(const tfcc_f32_resize_kernel *k, tfcc_threadpool *pool, int batch, int ih, int iw,
-                  int d, int oh, int ow, bool align, bool half) {
+                  int d, int oh, int ow, bool align, bool half, bool xnn) {
   tfcc_resize_shape s = {batch, ih, iw, d, oh, ow};
   const size_t nin = (size_t)batch * ih * iw * d, nout = (size_t)batch * oh * ow * d;
   float *in = malloc(sizeof(float) * nin), *want = malloc(sizeof(float) * nout);
@@ -62,16 +63,22 @@ static void run_f(const tfcc_f32_resize_kernel *k, tfcc_threadpool *pool, int ba
   static const float sp[] = {0.f, -0.f, 1e30f, -1e30f, 3e38f, 1e-40f};
   for (size_t i = 0; i < nin; i++)
     in[i] = urand() % 9 ? (float)(int)(urand() % 20001 - 10000) * 1.2345e-3f : sp[urand() % 6];
-  tfcc_ref_resize_bilinear_f32(&s, align, half, in, want);
+  if (xnn)
+    tfcc_xnn_resize_bilinear_f32(&s, align, half, in, want);
+  else
+    tfcc_ref_resize_bilinear_f32(&s, align, half, in, want);
   void *scratch = malloc(tfcc_f32_resize_scratch_bytes(&s) + 1);
   got[nout] = 1234.5f;
-  tfcc_f32_resize_bilinear(pool, k, &s, align, half, in, got, scratch);
+  if (xnn)
+    tfcc_f32_resize_bilinear_xnn(pool, k, &s, align, half, in, got, scratch);
+  else
+    tfcc_f32_resize_bilinear(pool, k, &s, align, half, in, got, scratch);
   int bad = 0;
   for (size_t i = 0; i < nout; i++)
     if (!same_f32(got[i], want[i]) && bad++ < 3)
       fprintf(stderr, "%s: out[%zu] = %a, want %a\n", k->name, i, (double)got[i], (double)want[i]);
-  CHECKF(bad == 0 && got[nout] == 1234.5f, "%s %dx%dx%dx%d -> %dx%d align %d half %d: %d wrong",
-         k->name, batch, ih, iw, d, oh, ow, align, half, bad);
+  CHECKF(bad == 0 && got[nout] == 1234.5f, "%s%s %dx%dx%dx%d -> %dx%d align %d half %d: %d wrong",
+         k->name, xnn ? " (xnn order)" : "", batch, ih, iw, d, oh, ow, align, half, bad);
   free(scratch);
   free(in);
   free(want);
@@ -112,16 +119,19 @@ int main(void) {
       printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
       continue;
     }
-    for (size_t di = 0; di < sizeof depths / sizeof depths[0]; di++) {
-      for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
-        for (int mode = 0; mode < 3; mode++)
-          run_f(k, NULL, 1 + (int)(di % 2), sizes[si][0], sizes[si][1], depths[di], sizes[si][2],
-                sizes[si][3], mode == 1, mode == 2);
-      run_f(k, NULL, 1 + (int)(di % 2), 3, 5, depths[di], 6, 10, false, false); /* 2x kernel */
-      run_f(k, NULL, 1, 1, 1, depths[di], 2, 2, false, false);
+    for (int xnn = 0; xnn < 2; xnn++) {
+      for (size_t di = 0; di < sizeof depths / sizeof depths[0]; di++) {
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+          for (int mode = 0; mode < 3; mode++)
+            run_f(k, NULL, 1 + (int)(di % 2), sizes[si][0], sizes[si][1], depths[di], sizes[si][2],
+                  sizes[si][3], mode == 1, mode == 2, xnn);
+        run_f(k, NULL, 1 + (int)(di % 2), 3, 5, depths[di], 6, 10, false, false, xnn); /* 2x */
+        run_f(k, NULL, 1, 1, 1, depths[di], 2, 2, false, false, xnn);
+      }
+      run_f(k, pool, 1, 33, 33, 21, 257, 257, false, false, xnn);
+      run_f(k, pool, 1, 33, 33, 21, 257, 257, false, true, xnn); /* DeepLab's, half-pixel */
+      run_f(k, pool, 2, 32, 16, 19, 64, 32, false, false, xnn);  /* 2x kernel, split */
     }
-    run_f(k, pool, 1, 33, 33, 21, 257, 257, false, false);
-    run_f(k, pool, 2, 32, 16, 19, 64, 32, false, false); /* 2x kernel, split */
     tested++;
   }
   printf("%d q8 / f32 resize kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));

@@ -5,4 +5,5 @@
 
 #include "kernels/simd/f32v_scalar.h"
 #define TFCC_F32_RESIZE_FN tfcc_f32_resize_scalar
+#define TFCC_F32_RESIZE_XNN_FN tfcc_f32_resize_xnn_scalar
 #include "kernels/f32-resize/resize_body.h"

@@ -2,7 +2,10 @@
  * optimized_ops::ResizeBilinear: the 2x upsampling kernel, else per output pixel four weights
  * and o = 0 + p0 w0 + p1 w1 + p2 w2 + p3 w3, every product and sum rounded separately):
  * vectorised over channels, coordinates from tables built once per run, rows split over the
- * pool. Bit-identical to tfcc_ref_resize_bilinear_f32. One file per ISA variant. */
+ * pool. Bit-identical to tfcc_ref_resize_bilinear_f32. One file per ISA variant.
+ * exact53: each variant also has XNNPACK's arithmetic (fn_xnn, tfcc_f32_resize_bilinear_xnn:
+ * the f32 ibilinear lerps on XNNPACK's coordinates, no 2x special case), bit-identical to
+ * tfcc_xnn_resize_bilinear_f32: TFLITE mode wherever TFLite's XNNPACK delegate takes the node. */
 #ifndef TFCC_KERNELS_F32_RESIZE_RESIZE_H
 #define TFCC_KERNELS_F32_RESIZE_RESIZE_H
 
@@ -30,6 +33,7 @@ typedef struct tfcc_f32_resize_kernel {
   const char *name;
   tfcc_isa isa;
   tfcc_f32_resize_fn fn;
+  tfcc_f32_resize_fn fn_xnn; /* XNNPACK's lerps on tables of its coordinates (never 2x mode) */
 } tfcc_f32_resize_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_f32_resize, tfcc_f32_resize_kernel);
@@ -42,6 +46,11 @@ void tfcc_f32_resize_bilinear(struct tfcc_threadpool *pool, const tfcc_f32_resiz
                               const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                               const float *in, float *out, void *scratch);
 
+/* The same in XNNPACK's arithmetic (tfcc_xnn_resize_bilinear_f32's bits); scratch as above. */
+void tfcc_f32_resize_bilinear_xnn(struct tfcc_threadpool *pool, const tfcc_f32_resize_kernel *k,
+                                  const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
+                                  const float *in, float *out, void *scratch);
+
 #define TFCC_F32_RESIZE_DECL(name) \
   void name(const tfcc_resize_shape *s, const float *in, float *out, \
             const tfcc_f32_resize_tab *xt, const tfcc_f32_resize_tab *yt, int32_t row0, \
@@ -51,5 +60,10 @@ TFCC_F32_RESIZE_DECL(tfcc_f32_resize_avx2);
 TFCC_F32_RESIZE_DECL(tfcc_f32_resize_neon);
 TFCC_F32_RESIZE_DECL(tfcc_f32_resize_wasmsimd);
 TFCC_F32_RESIZE_DECL(tfcc_f32_resize_scalar);
+TFCC_F32_RESIZE_DECL(tfcc_f32_resize_xnn_avx512);
+TFCC_F32_RESIZE_DECL(tfcc_f32_resize_xnn_avx2);
+TFCC_F32_RESIZE_DECL(tfcc_f32_resize_xnn_neon);
+TFCC_F32_RESIZE_DECL(tfcc_f32_resize_xnn_wasmsimd);
+TFCC_F32_RESIZE_DECL(tfcc_f32_resize_xnn_scalar);
 
 #endif

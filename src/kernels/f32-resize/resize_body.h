@@ -1,6 +1,6 @@
 /* Float32 bilinear resize written once over the f32v primitives (kernels/simd/f32v.h); each
- * ISA's file includes its primitives header, defines TFCC_F32_RESIZE_FN and includes this
- * body. F32V_N channels per step, partial vectors for channel tails; multiplies and adds as
+ * ISA's file includes its primitives header, defines TFCC_F32_RESIZE_FN (the reference order)
+ * and TFCC_F32_RESIZE_XNN_FN (XNNPACK's) and includes this body. F32V_N channels per step, partial vectors for channel tails; multiplies and adds as
  * separate operations (no FMA), in the reference's order. */
 #include "kernels/f32-resize/resize.h"
 
@@ -68,6 +68,36 @@ TFCC_F32_RESIZE_DECL(TFCC_F32_RESIZE_FN) {
       for (size_t c = 0; c < D; c += F32V_N) {
         const size_t k = D - c >= F32V_N ? F32V_N : D - c;
         rs_st(o + c, rs_lerp4(p, w, c, k), k);
+      }
+    }
+  }
+}
+
+/* XNNPACK's f32 ibilinear step on F32V_N channels: t = tl + (tr - tl) ax,
+ * b = bl + (br - bl) ax, o = t + (b - t) ay, each product and sum rounded (its wasm SIMD
+ * kernel has no FMA). */
+static inline f32v rs_xnn_lerp(const float *const *p, f32v ax, f32v ay, size_t c, size_t k) {
+  const f32v tl = rs_ld(p[0] + c, k), tr = rs_ld(p[1] + c, k);
+  const f32v bl = rs_ld(p[2] + c, k), br = rs_ld(p[3] + c, k);
+  const f32v t = f32v_add(tl, f32v_mul(f32v_sub(tr, tl), ax));
+  const f32v b = f32v_add(bl, f32v_mul(f32v_sub(br, bl), ax));
+  return f32v_add(t, f32v_mul(f32v_sub(b, t), ay));
+}
+
+TFCC_F32_RESIZE_DECL(TFCC_F32_RESIZE_XNN_FN) {
+  const size_t D = (size_t)s->depth;
+  for (int32_t r = row0; r < row1; r++) {
+    const int32_t b = r / s->out_h, y = r % s->out_h;
+    const f32v ay = f32v_set(yt[y].frac);
+    float *o = out + (size_t)r * s->out_w * D;
+    for (int32_t x = 0; x < s->out_w; x++, o += D) {
+      const f32v ax = f32v_set(xt[x].frac);
+      const float *p[4] = {
+          in + rs_off4(s, b, yt[y].lo, xt[x].lo), in + rs_off4(s, b, yt[y].lo, xt[x].hi),
+          in + rs_off4(s, b, yt[y].hi, xt[x].lo), in + rs_off4(s, b, yt[y].hi, xt[x].hi)};
+      for (size_t c = 0; c < D; c += F32V_N) {
+        const size_t k = D - c >= F32V_N ? F32V_N : D - c;
+        rs_st(o + c, rs_xnn_lerp(p, ax, ay, c, k), k);
       }
     }
   }

@@ -51,6 +51,13 @@ void tfcc_xnn_resize_bilinear_i8(const tfcc_resize_shape *s, bool align_corners,
  * the four weighted corners instead (an ulp apart on ~1/3 of the outputs). */
 void tfcc_xnn_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                                   const float *in, float *out);
+/* The float source coordinate x of output position o along one axis of in input and out output
+ * positions as XNNPACK's indirection init computes it (scale (in - adj) / (out - adj), adj 1
+ * with align_corners; half-pixel: o * scale + (0.5 scale - 0.5) clamped to [0, in - 1]) and
+ * its index pair lo = (int)x, hi = min(lo + 1, in - 1); the f32 weight is x - lo. Shared with
+ * the fast kernels (src/kernels/f32-resize). */
+float tfcc_xnn_resize_coord_f32(int32_t o, int32_t in, int32_t out, bool align, bool half,
+                                int32_t *lo, int32_t *hi);
 /* Source index pair (lo, hi) and 11-bit weight w of output coordinate o along one axis of in
  * input and out output positions (xnn_indirection_init_resize_bilinear2d_hwc_q11). Shared
  * with the fast kernels (src/kernels/q8-resize). */

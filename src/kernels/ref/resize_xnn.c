@@ -6,9 +6,8 @@
 
 #include "kernels/ref/resize.h"
 
-/* The float source coordinate of output position o and its index pair (lo, hi). */
-static float xnn_coord(int32_t o, int32_t in, int32_t out, bool align, bool half, int32_t *lo,
-                       int32_t *hi) {
+float tfcc_xnn_resize_coord_f32(int32_t o, int32_t in, int32_t out, bool align, bool half,
+                                int32_t *lo, int32_t *hi) {
   const int32_t adj = (align && out != 1) ? 1 : 0;
   const float scale = (float)(in - adj) / (float)(out - adj);
   const int32_t max = in - 1;
@@ -27,7 +26,7 @@ static float xnn_coord(int32_t o, int32_t in, int32_t out, bool align, bool half
 
 void tfcc_xnn_resize_axis(int32_t o, int32_t in, int32_t out, bool align, bool half, int32_t *lo,
                           int32_t *hi, int32_t *w) {
-  const float x = xnn_coord(o, in, out, align, half, lo, hi);
+  const float x = tfcc_xnn_resize_coord_f32(o, in, out, align, half, lo, hi);
   *w = (int32_t)(int16_t)lrintf((x - (float)*lo) * 0x1.0p+11f);
 }
 
@@ -36,11 +35,13 @@ void tfcc_xnn_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners
   for (int32_t b = 0; b < s->batch; b++)
     for (int32_t oy = 0; oy < s->out_h; oy++) {
       int32_t y0, y1;
-      const float fy = xnn_coord(oy, s->in_h, s->out_h, align_corners, half_pixel, &y0, &y1);
+      const float fy =
+          tfcc_xnn_resize_coord_f32(oy, s->in_h, s->out_h, align_corners, half_pixel, &y0, &y1);
       const float ay = fy - (float)y0;
       for (int32_t ox = 0; ox < s->out_w; ox++) {
         int32_t x0, x1;
-        const float fx = xnn_coord(ox, s->in_w, s->out_w, align_corners, half_pixel, &x0, &x1);
+        const float fx =
+            tfcc_xnn_resize_coord_f32(ox, s->in_w, s->out_w, align_corners, half_pixel, &x0, &x1);
         const float ax = fx - (float)x0;
         const float *base = in + (size_t)b * s->in_h * s->in_w * s->depth;
         const float *p00 = base + ((size_t)y0 * s->in_w + x0) * s->depth;
