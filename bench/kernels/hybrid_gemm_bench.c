@@ -57,7 +57,7 @@ typedef struct setup {
   tfcc_conv_requant r8, rh;
   float *scale8;
   int32_t *mult, *shift, *wsum;
-  float *fscale;
+  float *fscale, *wsumf; /* wsumf: as ops/hybrid.c sets it (depth and kernel allowing), else NULL */
 } setup;
 
 static int make(setup *s, int K, int N, int8_t *w) {
@@ -93,6 +93,11 @@ static int make(setup *s, int K, int N, int8_t *w) {
   const bool ok = tfcc_q8_pack(s->k, false, N, K, wu, NULL, &s->rh, &s->ph);
   free(wu);
   if (!ok) return -1;
+  if (K <= TFCC_Q8_HYB_FMA_MAX_K && s->k->w_xor == 0x80u && s->k->x_xor == 0) {
+    s->wsumf = malloc(N * sizeof(float));
+    if (!s->wsumf) return -1;
+    for (int n = 0; n < N; n++) s->wsumf[n] = (float)s->wsum[n];
+  }
   return 0;
 }
 
@@ -120,7 +125,7 @@ static void run_gemm(int M, int K, int N) {
   void *sch = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &s.ph, 1) + 64);
   tfcc_q8_hybrid h = {out, (size_t)N, zp, rs, 1, s.wsum, s.fscale, 1, NULL, -INFINITY, INFINITY,
                       false, tfcc_hyb_out_select(g_isa), tfcc_hyb_out_tile_select(g_isa),
-                      g_stream};
+                      g_stream, s.wsumf};
   const tfcc_hyb_minmax_fn mm = tfcc_hyb_minmax_select(g_isa);
   double t8[REPS], th[REPS];
   for (int r = 0; r < REPS; r++) {
@@ -162,7 +167,7 @@ static void run_conv(int H, int W, int C, int N) {
   int32_t zp;
   tfcc_q8_hybrid h = {out, (size_t)N, &zp, &rs, 1, s.wsum, s.fscale, 1, NULL, -INFINITY, INFINITY,
                       false, tfcc_hyb_out_select(g_isa), tfcc_hyb_out_tile_select(g_isa),
-                      g_stream};
+                      g_stream, s.wsumf};
   const tfcc_hyb_minmax_fn mm = tfcc_hyb_minmax_select(g_isa);
   double t8[REPS], th[REPS];
   for (int r = 0; r < REPS; r++) {

@@ -203,6 +203,7 @@ static tfcc_status xdw_init_hyb(tfcc_init_ctx *ctx, xdw_params *p) {
   tfcc_act_range_f32(p->expand_act, &lo, &hi);
   p->hk.packed = &p->hyb->packed;
   p->hk.stage = (tfcc_q8_hybrid){.wsum = h->wsum,
+                                 .wsumf = h->wsumf,
                                  .fscale = h->fscale,
                                  .fscale_stride = h->fscale_stride,
                                  .bias = b1 ? b1->data : NULL,

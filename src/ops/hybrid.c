@@ -295,6 +295,7 @@ void tfcc_hybrid_free(tfcc_hybrid *h) {
   if (!h) return;
   free(h->fscale);
   free(h->wsum);
+  free(h->wsumf);
   free(h->w32);
   free(h->w_own);
   if (h->packed.k) tfcc_q8_packed_free(&h->packed);
@@ -529,6 +530,13 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
     const bool packed = tfcc_q8_pack(k, false, n, h->kdim, wu, NULL, &r, &h->packed);
     free(wu);
     if (!packed) goto oom;
+    /* u8 x s8 products taken as they are (x86): the accumulator is sum (q + 128) * w, whose
+       magnitude is at most kdim * 255 * 128, exact in float up to TFCC_Q8_HYB_FMA_MAX_K */
+    if (h->kdim <= TFCC_Q8_HYB_FMA_MAX_K && k->w_xor == 0x80u && k->x_xor == 0) {
+      h->wsumf = malloc((size_t)n * sizeof(float));
+      if (!h->wsumf) goto oom;
+      for (int32_t c = 0; c < n; c++) h->wsumf[c] = (float)h->wsum[c];
+    }
   }
   *out = h;
   return TFCC_OK;
@@ -571,6 +579,7 @@ static tfcc_q8_hybrid output_stage(const tfcc_hybrid *h, const hyb_scratch *s, f
                           .scale = s->scale,
                           .rows_per_group = 1,
                           .wsum = h->wsum,
+                          .wsumf = h->wsumf,
                           .fscale = h->fscale,
                           .fscale_stride = h->fscale_stride,
                           .bias = bias ? bias->data : NULL,

@@ -37,8 +37,10 @@ typedef struct tfcc_hybrid {
   const void *src;    /* the weights tensor's data */
   float *fscale;      /* filter scales (n entries, or 1 when fscale_stride is 0) */
   size_t fscale_stride;
-  int32_t *wsum;                 /* [n] column sums (GEMM ops) */
-  int32_t *w32;                  /* depthwise: the filter widened to int32 (fast kernel) */
+  int32_t *wsum; /* [n] column sums (GEMM ops) */
+  float *wsumf;  /* [n] the same as floats where the output stage may use them (tfcc_q8_hybrid's
+                   wsumf: kdim <= TFCC_Q8_HYB_FMA_MAX_K, u8 x s8 kernel), else NULL */
+  int32_t *w32;  /* depthwise: the filter widened to int32 (fast kernel) */
   tfcc_q8_dw_packed dwv;         /* depthwise, depth multiplier 1: packed for the q8 row kernel with
                             its hybrid output (int8 input; k NULL: none on this CPU) */
   tfcc_q8_packed packed;         /* GEMM ops: weights packed for the q8 GEMM (k NULL: none) */

@@ -227,7 +227,8 @@ static void conv_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int B
                       combined,
                       g_row,
                       g_tile,
-                      g_stream};
+                      g_stream,
+                      NULL};
   if (N % 3 == 0) h.lo = -0.5f, h.hi = 6.0f;
   void *scratch = malloc(tfcc_q8_hybrid_scratch_bytes(&g, &p, tfcc_threadpool_size(pool)) + 64);
   tfcc_q8_conv_hybrid(pool, &g, &p, &h, x, scratch);
@@ -296,8 +297,8 @@ static void gemm_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int M
     return;
   }
   tfcc_q8_hybrid h = {
-      out,  (size_t)N, zp,       scale,    1,     wsum,   fs,      per_channel ? 1u : 0u,
-      NULL, -INFINITY, INFINITY, combined, g_row, g_tile, g_stream};
+      out,  (size_t)N, zp,       scale,    1,     wsum,   fs,       per_channel ? 1u : 0u,
+      NULL, -INFINITY, INFINITY, combined, g_row, g_tile, g_stream, NULL};
   void *scratch = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &p, tfcc_threadpool_size(pool)) + 64);
   tfcc_q8_gemm_hybrid(pool, &p, &h, M, x, (size_t)K, scratch);
   int bad = 0;
@@ -336,6 +337,19 @@ static void gemm_case(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, int M
     tfcc_q8_gemm_hybrid(pool, &pu, &hu, M, xu, (size_t)K, su);
     CHECKF(memcmp(out, out2, (size_t)M * N * sizeof(float)) == 0,
            "%s gemm %dx%dx%d: uint8 activations differ from int8", k->name, M, K, N);
+    /* the float column sums (wsumf, as ops/hybrid.c sets them for such kernels and depths):
+       the same outputs */
+    float *wf = malloc(N * sizeof(float));
+    CHECK(wf);
+    if (wf && K <= TFCC_Q8_HYB_FMA_MAX_K && k->w_xor == 0x80u && k->x_xor == 0) {
+      for (int n = 0; n < N; n++) wf[n] = (float)wsum[n];
+      memset(out2, 0, (size_t)M * N * sizeof(float));
+      hu.wsumf = wf;
+      tfcc_q8_gemm_hybrid(pool, &pu, &hu, M, xu, (size_t)K, su);
+      CHECKF(memcmp(out, out2, (size_t)M * N * sizeof(float)) == 0,
+             "%s gemm %dx%dx%d: float column sums differ", k->name, M, K, N);
+    }
+    free(wf);
     free(su);
     tfcc_q8_packed_free(&pu);
     free(xu), free(wu), free(zpu), free(out2_buf);
@@ -392,6 +406,95 @@ static void test_gemm(void) {
     }
   }
   tfcc_threadpool_destroy(pool2);
+}
+
+/* The float column sums (tfcc_q8_hybrid.wsumf) at the largest accumulators they allow: depth
+ * TFCC_Q8_HYB_FMA_MAX_K and one less, activation bytes 255 and 0 against weights -128 and
+ * 127 (|acc| up to 514 * 255 * 128, one below 2^24), zero points at both ends, and random
+ * rows; every output against the integer reference, on every u8 x s8 kernel with the
+ * register stage and on the others (which ignore wsumf). */
+static void test_wsumf_extremes(void) {
+  g_row = NULL;
+  g_tile = NULL;
+  g_stream = TFCC_Q8_STREAM_AUTO;
+  g_out_off = 0;
+  const int M = 19, N = 37;
+  for (int i = 0; i < tfcc_q8_gemm_kernel_count(); i++) {
+    const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(i);
+    if (!tfcc_q8_gemm_usable(k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) || tfcc_q8_gemm_is_amx(k) ||
+        k->w_xor != 0x80u || k->x_xor != 0)
+      continue;
+    for (int K = TFCC_Q8_HYB_FMA_MAX_K - 1; K <= TFCC_Q8_HYB_FMA_MAX_K; K++) {
+      uint8_t *xu = malloc((size_t)M * K), *wu = malloc((size_t)N * K);
+      int32_t *zp = malloc(M * sizeof(int32_t)), *wsum = malloc(N * sizeof(int32_t));
+      float *wf = malloc(N * sizeof(float)), *fs = malloc(N * sizeof(float));
+      float *scale = malloc(M * sizeof(float)), *out = malloc((size_t)M * N * sizeof(float));
+      CHECK(xu && wu && zp && wsum && wf && fs && scale && out);
+      if (!(xu && wu && zp && wsum && wf && fs && scale && out)) return;
+      for (int m = 0; m < M; m++) {
+        const int kind = m % 4; /* 255s, 0s, alternating, random */
+        for (int kk = 0; kk < K; kk++)
+          xu[(size_t)m * K + kk] = (uint8_t)(kind == 0   ? 255
+                                             : kind == 1 ? 0
+                                             : kind == 2 ? (kk & 1 ? 255 : 0)
+                                                         : rnd() % 256);
+        zp[m] = m % 3 == 0 ? 0 : m % 3 == 1 ? 255 : (int32_t)(rnd() % 256);
+        scale[m] = frand(0.001f, 0.1f);
+      }
+      for (int n = 0; n < N; n++) {
+        const int kind = n % 4; /* -128s, 127s, alternating, random */
+        int32_t sum = 0;
+        for (int kk = 0; kk < K; kk++) {
+          const int32_t v = kind == 0   ? -128
+                            : kind == 1 ? 127
+                            : kind == 2 ? (kk & 1 ? -128 : 127)
+                                        : (int32_t)(rnd() % 256) - 128;
+          wu[(size_t)n * K + kk] = (uint8_t)v ^ 0x80u;
+          sum += v;
+        }
+        wsum[n] = sum;
+        wf[n] = (float)sum;
+        fs[n] = frand(0.001f, 0.02f);
+      }
+      tfcc_conv_requant r;
+      memset(&r, 0, sizeof r);
+      r.filter_offset = -128;
+      tfcc_q8_packed p;
+      CHECK(tfcc_q8_pack(k, false, N, K, wu, NULL, &r, &p));
+      tfcc_q8_hybrid h;
+      memset(&h, 0, sizeof h);
+      h.c = out;
+      h.c_stride = (size_t)N;
+      h.zp = zp;
+      h.scale = scale;
+      h.rows_per_group = 1;
+      h.wsum = wsum;
+      h.wsumf = wf;
+      h.fscale = fs;
+      h.fscale_stride = 1;
+      h.lo = -INFINITY;
+      h.hi = INFINITY;
+      void *scratch = malloc(tfcc_q8_hybrid_scratch_bytes(NULL, &p, 1) + 64);
+      CHECK(scratch);
+      tfcc_q8_gemm_hybrid(NULL, &p, &h, M, xu, (size_t)K, scratch);
+      int bad = 0;
+      for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+          int32_t acc = 0;
+          for (int kk = 0; kk < K; kk++)
+            acc += ((int32_t)xu[(size_t)m * K + kk] - zp[m]) *
+                   (int32_t)(int8_t)(wu[(size_t)n * K + kk] ^ 0x80u);
+          const float want = ref_out(acc, scale[m], fs[n], NULL, n, false, -INFINITY, INFINITY);
+          if (memcmp(&out[(size_t)m * N + n], &want, sizeof want) != 0 && bad++ < 3)
+            CHECKF(0, "%s wsumf K=%d: [%d,%d] %g vs %g", k->name, K, m, n, out[(size_t)m * N + n],
+                   want);
+        }
+      CHECK(bad == 0);
+      free(scratch);
+      tfcc_q8_packed_free(&p);
+      free(xu), free(wu), free(zp), free(wsum), free(wf), free(fs), free(scale), free(out);
+    }
+  }
 }
 
 /* Streamed float stores (tfcc_q8_hybrid.stream): forced on and off and left to the size
@@ -2398,6 +2501,7 @@ int main(void) {
   test_fc_gemv();
   test_gemm();
   test_stream();
+  test_wsumf_extremes();
   test_vector_quantizers();
   test_dwconv();
   test_tflite_f32();

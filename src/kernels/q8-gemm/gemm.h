@@ -231,7 +231,15 @@ typedef struct tfcc_q8_hybrid {
      from memory anyway. ON and OFF force the choice for such kernels (tests, benchmarks); the
      others always store through the cache. The same values either way. */
   int stream;
+  /* [n] the same sums as floats, or NULL. Set only where every kernel accumulator and wsum
+     are integers of magnitude <= 2^24 (TFCC_Q8_HYB_FMA_MAX_K): the register stage of the
+     AVX-512 kernels then takes (float)(acc - zp * wsum) as fma(-zp, wsumf, (float)acc), the
+     exact value rounded once, i.e. the same float (no vpmulld, no integer subtract). */
+  const float *wsumf;
 } tfcc_q8_hybrid;
+/* Deepest K for wsumf with u8 activations (q + 128, 0..255) against s8 weights and no row
+ * term (x86): |acc| <= K * 255 * 128 <= 2^24. */
+#define TFCC_Q8_HYB_FMA_MAX_K 514
 enum { TFCC_Q8_STREAM_OFF = -1, TFCC_Q8_STREAM_AUTO = 0, TFCC_Q8_STREAM_ON = 1 };
 #define TFCC_Q8_STREAM_MIN_BYTES (32u * 1024u * 1024u)
 

@@ -21,12 +21,15 @@
  * kernels/hybrid/hyb_out_body.h lane for lane (acc - zp * wsum wrapping, int32 -> float,
  * (t * s) * fs or t * (s * fs), + bias where there is one, max(lo, v), min(hi, v) unless
  * clamp is false), so the same bits; m: the columns stored. */
-static inline void hybrid_row16(__m512i acc, __m512i ws, __m512 fs, __m512 b, bool has_b,
-                                bool combined, bool clamp, int32_t zp, float s, __m512 lo,
-                                __m512 hi, float *out, __mmask16 m, bool stream) {
-  const __m512i t = _mm512_sub_epi32(acc, _mm512_mullo_epi32(_mm512_set1_epi32(zp), ws));
+static inline void hybrid_row16(__m512i acc, __m512i ws, __m512 wf, bool fz, __m512 fs, __m512 b,
+                                bool has_b, bool combined, bool clamp, int32_t zp, float s,
+                                __m512 lo, __m512 hi, float *out, __mmask16 m, bool stream) {
   const __m512 vs = _mm512_set1_ps(s);
-  __m512 v = _mm512_cvtepi32_ps(t);
+  __m512 v;
+  if (fz) /* wsumf (gemm.h): acc, wsum and zp exact in float, acc - zp * wsum rounded once */
+    v = _mm512_fnmadd_ps(_mm512_set1_ps((float)zp), wf, _mm512_cvtepi32_ps(acc));
+  else
+    v = _mm512_cvtepi32_ps(_mm512_sub_epi32(acc, _mm512_mullo_epi32(_mm512_set1_epi32(zp), ws)));
   v = combined ? _mm512_mul_ps(v, _mm512_mul_ps(vs, fs)) : _mm512_mul_ps(_mm512_mul_ps(v, vs), fs);
   if (has_b) v = _mm512_add_ps(v, b);
   if (clamp) {
@@ -46,8 +49,16 @@ static inline void store_pair_hybrid(size_t i, size_t mr, size_t nc, __m512i a0,
   const size_t n0 = o->hyb_n0;
   const __mmask16 m0 = (__mmask16)(nc >= 16 ? 0xFFFFu : (1u << nc) - 1u);
   const __mmask16 m1 = (__mmask16)(nc >= 32 ? 0xFFFFu : nc > 16 ? (1u << (nc - 16)) - 1u : 0u);
-  const __m512i ws0 = _mm512_maskz_loadu_epi32(m0, h->wsum + n0);
-  const __m512i ws1 = _mm512_maskz_loadu_epi32(m1, h->wsum + n0 + 16);
+  const bool fz = h->wsumf != NULL;
+  __m512i ws0 = _mm512_setzero_si512(), ws1 = _mm512_setzero_si512();
+  __m512 wf0 = _mm512_setzero_ps(), wf1 = _mm512_setzero_ps();
+  if (fz) {
+    wf0 = _mm512_maskz_loadu_ps(m0, h->wsumf + n0);
+    wf1 = _mm512_maskz_loadu_ps(m1, h->wsumf + n0 + 16);
+  } else {
+    ws0 = _mm512_maskz_loadu_epi32(m0, h->wsum + n0);
+    ws1 = _mm512_maskz_loadu_epi32(m1, h->wsum + n0 + 16);
+  }
   __m512 fs0, fs1, bb0 = _mm512_setzero_ps(), bb1 = _mm512_setzero_ps();
   if (h->fscale_stride) {
     fs0 = _mm512_maskz_loadu_ps(m0, h->fscale + n0);
@@ -68,11 +79,11 @@ static inline void store_pair_hybrid(size_t i, size_t mr, size_t nc, __m512i a0,
     const int32_t zp = o->hyb_zp[r * o->hyb_step];
     const float s = o->hyb_scale[r * o->hyb_step];
     float *out = o->hyb_c + r * h->c_stride;
-    hybrid_row16(r == i ? a0 : b0, ws0, fs0, bb0, has_b, comb, clamp, zp, s, lo, hi, out, m0,
-                 h->stream == TFCC_Q8_STREAM_ON);
+    hybrid_row16(r == i ? a0 : b0, ws0, wf0, fz, fs0, bb0, has_b, comb, clamp, zp, s, lo, hi, out,
+                 m0, h->stream == TFCC_Q8_STREAM_ON);
     if (m1)
-      hybrid_row16(r == i ? a1 : b1, ws1, fs1, bb1, has_b, comb, clamp, zp, s, lo, hi, out + 16, m1,
-                   h->stream == TFCC_Q8_STREAM_ON);
+      hybrid_row16(r == i ? a1 : b1, ws1, wf1, fz, fs1, bb1, has_b, comb, clamp, zp, s, lo, hi,
+                   out + 16, m1, h->stream == TFCC_Q8_STREAM_ON);
   }
 }
 
