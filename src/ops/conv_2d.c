@@ -11,6 +11,7 @@
 #include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/kernel_set.h"
 #include "kernels/q16-dot/dot.h"
+#include "kernels/q16-gemm/gemm.h"
 #include "kernels/ref/conv.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/params_mem.h"
@@ -319,6 +320,22 @@ static void conv_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   if (pk) ctx->scratch_bytes = tfcc_q8_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool));
 }
 
+/* 16x8 on q16-gemm: the scratch its packed panels need (0: the layer runs on q16-dot). */
+static size_t conv_i16_gemm_scratch(const tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
+  const conv_params *p = ctx->params;
+  tfcc_conv_requant r;
+  tfcc_conv_requant_from(&p->n.q, TFCC_INT16, &r);
+  if (!ctx->ks || !ctx->ks->q16_gemm || !tfcc_q16_gemm_conv_fits(g, &r)) return 0;
+  return tfcc_q16_gemm_conv_scratch(g, tfcc_threadpool_size(ctx->pool));
+}
+
+static bool conv_i16_gemm_takes(const tfcc_op_ctx *ctx, const tfcc_conv_geom *g,
+                                const tfcc_conv_requant *r) {
+  if (!ctx->ks || !ctx->ks->q16_gemm || !tfcc_q16_gemm_conv_fits(g, r)) return false;
+  const size_t need = tfcc_q16_gemm_conv_scratch(g, tfcc_threadpool_size(ctx->pool));
+  return need > 0 && ctx->scratch_bytes >= need;
+}
+
 /* ---- residual (pass fuse_residual_add): out = act(conv + R), R = inputs[3]. */
 
 /* The residual tensor, or NULL (no residual, or not float32: prepare rejects it). */
@@ -421,6 +438,7 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
            !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
     conv_f32_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
+  if (ctx->in[0]->dtype == TFCC_INT16) ctx->scratch_bytes = conv_i16_gemm_scratch(ctx, &g);
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }
 
@@ -494,10 +512,19 @@ static bool conv_q8_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_c
   return true;
 }
 
-/* 16x8: tfcc_conv_i16's results on the q16-dot kernels (ungrouped, input offset 0). */
+/* 16x8: tfcc_conv_i16's results on q16-gemm (ungrouped, input offset 0, its scratch there),
+ * else on the q16-dot kernels. */
 static bool conv_i16_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_conv_requant *r) {
-  if (!ctx->ks || !ctx->ks->q16_dot || !tfcc_q16_conv_fits(g, r)) return false;
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  if (conv_i16_gemm_takes(ctx, g, r)) {
+    tfcc_q16_gemm_conv(ctx->pool, ctx->ks->q16_gemm, g, r, ctx->in[0]->data, ctx->in[1]->data,
+                       bias && bias->dtype == TFCC_INT64 ? bias->data : NULL,
+                       bias && bias->dtype == TFCC_INT32 ? bias->data : NULL,
+                       ctx->ks->q16_dw ? ctx->ks->q16_dw->req : NULL, ctx->out[0]->data,
+                       ctx->scratch);
+    return true;
+  }
+  if (!ctx->ks || !ctx->ks->q16_dot || !tfcc_q16_conv_fits(g, r)) return false;
   tfcc_q16_conv(ctx->ks->q16_dot, g, r, ctx->in[0]->data, ctx->in[1]->data,
                 bias && bias->dtype == TFCC_INT64 ? bias->data : NULL,
                 bias && bias->dtype == TFCC_INT32 ? bias->data : NULL, ctx->out[0]->data);
@@ -546,6 +573,7 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   if (ctx->n_in > 0 && ctx->in[0] && ctx->in[0]->dtype == TFCC_INT16) {
     tfcc_conv_requant r;
     tfcc_conv_requant_from(&p->n.q, TFCC_INT16, &r);
+    if (conv_i16_gemm_takes(ctx, &g, &r)) return ctx->ks->q16_gemm->name;
     return ctx->ks && ctx->ks->q16_dot && tfcc_q16_conv_fits(&g, &r) ? ctx->ks->q16_dot->name
                                                                      : "ref";
   }
