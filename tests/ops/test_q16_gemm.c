@@ -4,8 +4,8 @@
  * depths past the int32 flush (TFCC_Q16_GEMM_FLUSH pairs) inside one tap and across taps,
  * strides, dilation, padding, batches, the extreme values (x = -32768 / 32767, w = -128 / 127
  * in whole layers: products of 2^22), int64 / int32 / no bias, per-tensor and per-channel
- * multipliers with shifts both ways, ReLU ranges; requantization by q16-dwconv's row function
- * of the same level and by the scalar reference functions; 1 and 3 threads. */
+ * multipliers with shifts both ways (and one the vector requantization leaves to the scalar
+ * reference function), ReLU ranges; 1 and 3 threads. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +33,8 @@ static void fill(int16_t *x, size_t nx, int8_t *w, size_t nw, int mode) {
 }
 
 /* multipliers in [2^30, 2^31) with shifts in [-24, 14] (14: total shift 1, the largest left
- * shift the 16x8 requantization allows; prepare refuses more) */
+ * shift the 16x8 requantization allows; prepare refuses more); shift_kind 3: one channel's
+ * shift -48 (total shift 63: the scalar path) */
 static void requant_init(tfcc_conv_requant *q, int32_t *mult, int32_t *shift, int n, bool per_ch,
                          int act, int shift_kind) {
   memset(q, 0, sizeof *q);
@@ -44,6 +45,7 @@ static void requant_init(tfcc_conv_requant *q, int32_t *mult, int32_t *shift, in
                : shift_kind == 1 ? (int32_t)(urand() % 15) - 8
                                  : -(int32_t)(20 + urand() % 5);
   }
+  if (shift_kind == 3) shift[n / 2] = -48;
   q->mult = mult, q->shift = shift, q->mult_stride = per_ch ? 1 : 0;
   q->act_min = act == 1 ? 0 : -32768, q->act_max = act == 2 ? 1000 : 32767;
   q->output_offset = 0;
@@ -55,9 +57,8 @@ typedef struct conv_spec {
 
 static int cases_run;
 
-static void conv_case(const tfcc_q16_gemm_kernel *k, const tfcc_q16_dw_kernel *dw,
-                      tfcc_threadpool *pool, const conv_spec *s, int mode, int bias_kind,
-                      bool per_ch, int act, int shift_kind) {
+static void conv_case(const tfcc_q16_gemm_kernel *k, tfcc_threadpool *pool, const conv_spec *s,
+                      int mode, int bias_kind, bool per_ch, int act, int shift_kind) {
   tfcc_conv_geom g;
   memset(&g, 0, sizeof g);
   g.batches = s->batches, g.in_h = s->H, g.in_w = s->W, g.in_c = s->C, g.filter_in_c = s->C;
@@ -77,9 +78,11 @@ static void conv_case(const tfcc_q16_gemm_kernel *k, const tfcc_q16_dw_kernel *d
   int32_t *b32 = malloc((size_t)s->OC * 4), *mult = malloc((size_t)s->OC * 4);
   int32_t *shift = malloc((size_t)s->OC * 4);
   void *scratch = sb ? aligned_alloc(64, (sb + 63) & ~(size_t)63) : NULL;
-  CHECK(sb > 0);
-  CHECK(x && o0 && o1 && w && b64 && b32 && mult && shift && scratch);
-  if (!x || !o0 || !o1 || !w || !b64 || !b32 || !mult || !shift || !scratch) return;
+  const size_t pb = tfcc_q16_gemm_packed_bytes(k, s->OC, s->kh * s->kw, s->C);
+  int8_t *wp = pb ? malloc(pb + 1) : NULL;
+  CHECK(sb > 0 && pb > 0);
+  CHECK(x && o0 && o1 && w && b64 && b32 && mult && shift && scratch && wp);
+  if (!x || !o0 || !o1 || !w || !b64 || !b32 || !mult || !shift || !scratch || !wp) return;
   fill(x, nx, w, nw, mode);
   for (int c = 0; c < s->OC; c++) {
     b64[c] = c % 5 == 4 ? ((int64_t)1 << 47) + 5 : (int64_t)(int32_t)urand() * 64 - (1 << 29);
@@ -91,25 +94,24 @@ static void conv_case(const tfcc_q16_gemm_kernel *k, const tfcc_q16_dw_kernel *d
   const int64_t *bb64 = bias_kind == 0 ? b64 : NULL;
   const int32_t *bb32 = bias_kind == 1 ? b32 : NULL;
   tfcc_conv_i16(&g, &q, x, w, bb64, bb32, o0);
-  for (int r = 0; r < 2; r++) {
-    const tfcc_q16_dw_req_fn req = r ? (dw ? dw->req : NULL) : NULL;
-    if (r && !req) continue;
-    memset(o1, 0x5a, no * sizeof(int16_t));
-    memset(scratch, 0xa5, sb); /* the driver may not rely on its contents */
-    tfcc_q16_gemm_conv(pool, k, &g, &q, x, w, bb64, bb32, req, o1, scratch);
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < no; i++)
-      if (o0[i] != o1[i] && bad++ == 0) first = i;
-    CHECKF(bad == 0,
-           "%s (req %s, %d threads) conv %dx%dx%dx%d -> %d k%dx%d s%d,%d p%d,%d d%d,%d mode %d "
-           "bias %d per_ch %d act %d shifts %d: %zu of %zu differ, first at %zu (%d, want %d)",
-           k->name, r ? dw->name : "scalar", threads, s->batches, s->H, s->W, s->C, s->OC, s->kh,
-           s->kw, s->sh, s->sw, s->ph, s->pw, s->dh, s->dw, mode, bias_kind, (int)per_ch, act,
-           shift_kind, bad, no, first, bad ? o1[first] : 0, bad ? o0[first] : 0);
-    cases_run++;
-  }
+  wp[pb] = 0x33;
+  tfcc_q16_gemm_pack(k, s->OC, s->kh * s->kw, s->C, w, wp);
+  CHECK(wp[pb] == 0x33);
+  memset(o1, 0x5a, no * sizeof(int16_t));
+  memset(scratch, 0xa5, sb); /* the driver may not rely on its contents */
+  tfcc_q16_gemm_conv(pool, k, &g, &q, x, wp, bb64, bb32, o1, scratch);
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < no; i++)
+    if (o0[i] != o1[i] && bad++ == 0) first = i;
+  CHECKF(bad == 0,
+         "%s (%d threads) conv %dx%dx%dx%d -> %d k%dx%d s%d,%d p%d,%d d%d,%d mode %d bias %d "
+         "per_ch %d act %d shifts %d: %zu of %zu differ, first at %zu (%d, want %d)",
+         k->name, threads, s->batches, s->H, s->W, s->C, s->OC, s->kh, s->kw, s->sh, s->sw, s->ph,
+         s->pw, s->dh, s->dw, mode, bias_kind, (int)per_ch, act, shift_kind, bad, no, first,
+         bad ? o1[first] : 0, bad ? o0[first] : 0);
+  cases_run++;
   free(x), free(o0), free(o1), free(w), free(b64), free(b32), free(mult), free(shift);
-  free(scratch);
+  free(scratch), free(wp);
 }
 
 static const conv_spec specs[] = {
@@ -146,21 +148,20 @@ int main(void) {
       continue;
     }
     CHECK(k->mr <= TFCC_Q16_GEMM_MAX_MR && k->nr <= TFCC_Q16_GEMM_MAX_NR);
-    const tfcc_q16_dw_kernel *dw = NULL;
-    for (int di = 0; di < tfcc_q16_dw_kernel_count(); di++)
-      if (tfcc_q16_dw_kernel_at(di)->isa == k->isa) dw = tfcc_q16_dw_kernel_at(di);
     const size_t ns = sizeof specs / sizeof specs[0];
     for (size_t si = 0; si < ns; si++) {
       const conv_spec *s = &specs[si];
-      conv_case(k, dw, NULL, s, 0, (int)(si % 3), si % 2 == 0, (int)(si % 3), (int)(si % 3));
-      conv_case(k, dw, pool3, s, 0, (int)((si + 1) % 3), si % 2 == 1, 0, 1);
+      conv_case(k, NULL, s, 0, (int)(si % 3), si % 2 == 0, (int)(si % 3), (int)(si % 3));
+      conv_case(k, pool3, s, 0, (int)((si + 1) % 3), si % 2 == 1, 0, 1);
     }
+    conv_case(k, NULL, &specs[2], 0, 0, true, 0, 3); /* a shift the vector path leaves */
+    conv_case(k, NULL, &specs[7], 0, 2, false, 0, 3);
     /* the extremes, where the int32 lanes come closest to overflowing */
     for (int mode = 1; mode <= 2; mode++) {
-      conv_case(k, dw, NULL, &specs[4], mode, 0, true, 0, 2);
-      conv_case(k, dw, NULL, &specs[5], mode, 2, false, 0, 2);
-      conv_case(k, dw, pool3, &specs[9], mode, 1, true, 0, 2);
-      conv_case(k, dw, NULL, &specs[11], mode, 0, true, 1, 0);
+      conv_case(k, NULL, &specs[4], mode, 0, true, 0, 2);
+      conv_case(k, NULL, &specs[5], mode, 2, false, 0, 2);
+      conv_case(k, pool3, &specs[9], mode, 1, true, 0, 2);
+      conv_case(k, NULL, &specs[11], mode, 0, true, 1, 0);
     }
     tested++;
   }
