@@ -23,9 +23,14 @@ TFCC_DISPATCH_TABLE_FNS(tfcc_q16_gemm, tfcc_q16_gemm_kernel)
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
+bool tfcc_q16_gemm_flat(int32_t ks, int32_t kc) {
+  return ks > 1 && kc > 0 && kc < TFCC_Q16_GEMM_FLAT_KC && (int64_t)ks * kc <= TFCC_Q16_GEMM_FLAT_K;
+}
+
 size_t tfcc_q16_gemm_packed_bytes(const tfcc_q16_gemm_kernel *k, int32_t oc, int32_t ks,
                                   int32_t kc) {
   if (!k || oc <= 0 || ks <= 0 || kc <= 0) return 0;
+  if (tfcc_q16_gemm_flat(ks, kc)) kc *= ks, ks = 1;
   const uint64_t panels = ((uint64_t)oc + (uint64_t)k->nr - 1) / (uint64_t)k->nr;
   const uint64_t per_panel = (uint64_t)ks * (((uint64_t)kc + 1) / 2) * (uint64_t)k->nr * 2;
   if (per_panel > Q16_GEMM_PACKED_MAX || panels * per_panel > Q16_GEMM_PACKED_MAX) return 0;
@@ -34,6 +39,7 @@ size_t tfcc_q16_gemm_packed_bytes(const tfcc_q16_gemm_kernel *k, int32_t oc, int
 
 void tfcc_q16_gemm_pack(const tfcc_q16_gemm_kernel *k, int32_t oc, int32_t ks, int32_t kc,
                         const int8_t *filter, int8_t *w) {
+  if (tfcc_q16_gemm_flat(ks, kc)) kc *= ks, ks = 1; /* the same bytes: [oc][ks * kc] */
   const size_t nr = (size_t)k->nr, KS = (size_t)ks, KC = (size_t)kc, kp = (KC + 1) / 2;
   const size_t panel_bytes = KS * kp * nr * 2;
   memset(w, 0, tfcc_q16_gemm_packed_bytes(k, oc, ks, kc));
@@ -46,9 +52,10 @@ void tfcc_q16_gemm_pack(const tfcc_q16_gemm_kernel *k, int32_t oc, int32_t ks, i
 }
 
 /* Scratch parts: one row of zeros (in_c + 1 int16: an odd in_c's last pair reads one past),
- * then per thread a tile's row pointers. */
+ * then per thread a tile's row pointers and, for shallow inputs (tfcc_q16_gemm_flat), its
+ * im2col rows. */
 typedef struct q16_layout {
-  size_t zero_bytes, ptr_bytes, total;
+  size_t zero_bytes, ptr_bytes, row_bytes, total;
 } q16_layout;
 
 static bool q16_layout_of(const tfcc_conv_geom *g, int threads, q16_layout *l) {
@@ -58,7 +65,12 @@ static bool q16_layout_of(const tfcc_conv_geom *g, int threads, q16_layout *l) {
     return false;
   l->zero_bytes = align64(((size_t)g->in_c + 1) * sizeof(int16_t));
   l->ptr_bytes = align64((size_t)ks * TFCC_Q16_GEMM_MAX_MR * sizeof(const int16_t *));
-  const uint64_t total = (uint64_t)l->zero_bytes + (uint64_t)threads * l->ptr_bytes;
+  l->row_bytes = tfcc_q16_gemm_flat((int32_t)ks, g->in_c)
+                     ? align64(((size_t)ks * (size_t)g->in_c + 1) * sizeof(int16_t))
+                     : 0;
+  const uint64_t total =
+      (uint64_t)l->zero_bytes +
+      (uint64_t)threads * (l->ptr_bytes + (uint64_t)TFCC_Q16_GEMM_MAX_MR * l->row_bytes);
   l->total = (size_t)total;
   return total <= Q16_GEMM_SCRATCH_MAX;
 }
@@ -81,8 +93,8 @@ typedef struct q16_conv_job {
   const int64_t *b64;
   const int32_t *b32;
   int16_t *out;
-  uint8_t *mem; /* per thread: a tile's row pointers */
-  size_t ptr_bytes, panel_bytes;
+  uint8_t *mem; /* per thread: a tile's row pointers, then its im2col rows (flat) */
+  size_t per_thread, ptr_bytes, row_bytes, panel_bytes;
   size_t M, m_chunk, n_mchunks;
 } q16_conv_job;
 
@@ -131,6 +143,34 @@ static bool q16_req_init(const tfcc_conv_requant *q, const int64_t *b64, int32_t
   return true;
 }
 
+/* Shallow inputs: the im2col rows of pixels [m, m + MR) (the last one repeated past mend),
+ * ks * in_c int16 each, at rows (row_elems apart); a[i] points to row i. */
+static void q16_tile_im2col(const tfcc_conv_geom *g, const int16_t *in, size_t m, size_t mend,
+                            int mr, int16_t *rows, size_t row_elems, const int16_t **a) {
+  const size_t C = (size_t)g->in_c;
+  for (int i = 0; i < mr; i++) {
+    const size_t p = m + (size_t)i < mend ? m + (size_t)i : mend - 1;
+    const int32_t ox = (int32_t)(p % (size_t)g->out_w);
+    const size_t r = p / (size_t)g->out_w;
+    const int32_t oy = (int32_t)(r % (size_t)g->out_h);
+    const size_t b = r / (size_t)g->out_h;
+    const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+    int16_t *row = rows + (size_t)i * row_elems;
+    for (int32_t fy = 0; fy < g->filter_h; fy++) {
+      const int32_t iy = iy0 + g->dil_h * fy;
+      for (int32_t fx = 0; fx < g->filter_w; fx++, row += C) {
+        const int32_t ix = ix0 + g->dil_w * fx;
+        if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w)
+          memset(row, 0, C * sizeof(int16_t));
+        else
+          memcpy(row, in + ((b * (size_t)g->in_h + (size_t)iy) * (size_t)g->in_w + (size_t)ix) * C,
+                 C * sizeof(int16_t));
+      }
+    }
+    a[i] = rows + (size_t)i * row_elems;
+  }
+}
+
 static void q16_conv_task(void *ctx, size_t task, int thread) {
   const q16_conv_job *j = ctx;
   const tfcc_conv_geom *g = j->g;
@@ -141,15 +181,23 @@ static void q16_conv_task(void *ctx, size_t task, int thread) {
   const size_t m1 = m0 + j->m_chunk < j->M ? m0 + j->m_chunk : j->M;
   const int32_t n0 = (int32_t)panel * nr;
   const int nc = g->out_c - n0 < nr ? g->out_c - n0 : nr;
-  const int16_t **a = (const int16_t **)(void *)(j->mem + (size_t)thread * j->ptr_bytes);
+  uint8_t *mem = j->mem + (size_t)thread * j->per_thread;
+  const int16_t **a = (const int16_t **)(void *)mem;
+  int16_t *rows = (int16_t *)(void *)(mem + j->ptr_bytes);
   const int8_t *w = j->w + panel * j->panel_bytes;
   const size_t ks = (size_t)g->filter_h * g->filter_w, oc = (size_t)g->out_c;
+  const size_t flat_k = ks * (size_t)g->in_c, row_elems = j->row_bytes / sizeof(int16_t);
   int64_t acc[TFCC_Q16_GEMM_MAX_MR * TFCC_Q16_GEMM_MAX_NR];
   tfcc_q16_gemm_req r;
   const bool vreq = !j->b32 && q16_req_init(j->q, j->b64, n0, nc, &r);
   for (size_t m = m0; m < m1; m += (size_t)mr) {
-    q16_tile_rows(g, j->in, j->zero, m, m1, mr, a);
-    k->fn(ks, (size_t)g->in_c, a, w, acc);
+    if (j->row_bytes) {
+      q16_tile_im2col(g, j->in, m, m1, mr, rows, row_elems, a);
+      k->fn(1, flat_k, a, w, acc);
+    } else {
+      q16_tile_rows(g, j->in, j->zero, m, m1, mr, a);
+      k->fn(ks, (size_t)g->in_c, a, w, acc);
+    }
     const size_t rows = m1 - m < (size_t)mr ? m1 - m : (size_t)mr;
     int16_t *o = j->out + m * oc + (size_t)n0;
     if (vreq) {
@@ -187,7 +235,8 @@ void tfcc_q16_gemm_conv(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
     if (n_mchunks > tiles) n_mchunks = tiles;
   }
   const size_t m_chunk = (tiles + n_mchunks - 1) / n_mchunks * (size_t)k->mr;
-  const size_t ks = (size_t)g->filter_h * g->filter_w, kp = ((size_t)g->in_c + 1) / 2;
+  size_t ks = (size_t)g->filter_h * g->filter_w, kc = (size_t)g->in_c;
+  if (l.row_bytes) kc *= ks, ks = 1;
   q16_conv_job j = {.k = k,
                     .g = g,
                     .q = q,
@@ -198,8 +247,10 @@ void tfcc_q16_gemm_conv(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
                     .b32 = bias32,
                     .out = out,
                     .mem = (uint8_t *)scratch + l.zero_bytes,
+                    .per_thread = l.ptr_bytes + (size_t)TFCC_Q16_GEMM_MAX_MR * l.row_bytes,
                     .ptr_bytes = l.ptr_bytes,
-                    .panel_bytes = ks * kp * (size_t)k->nr * 2,
+                    .row_bytes = l.row_bytes,
+                    .panel_bytes = ks * ((kc + 1) / 2) * (size_t)k->nr * 2,
                     .M = M,
                     .m_chunk = m_chunk,
                     .n_mchunks = (M + m_chunk - 1) / m_chunk};

@@ -88,6 +88,13 @@ enum {
   TFCC_Q16_GEMM_NR_scalar = 8
 };
 
+/* Shallow inputs (kc < TFCC_Q16_GEMM_FLAT_KC, more than one tap, ks * kc at most
+ * TFCC_Q16_GEMM_FLAT_K) run as one tap of depth ks * kc: the driver copies the im2col rows into
+ * its scratch and the packing is made for that depth. */
+#define TFCC_Q16_GEMM_FLAT_KC 16
+#define TFCC_Q16_GEMM_FLAT_K 4096
+bool tfcc_q16_gemm_flat(int32_t ks, int32_t kc);
+
 /* The packing of an OHWI filter [oc][ks][kc] (int8, zero point 0) for k: its size in bytes
  * (0: too large), then the panels of NR output channels into w (that many bytes). Made once
  * from constant weights (the operator's init). */
