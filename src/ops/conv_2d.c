@@ -24,6 +24,7 @@
 #include "ops/packed_layouts.h"
 #include "ops/q8_fast.h"
 #include "base/threadpool.h"
+#include "base/weights_mem.h"
 
 typedef struct conv_params {
   tfcc_conv_node n;    /* window, quantization, f32 / q8 GEMM packings, hybrid (ops/conv_node.h) */
@@ -65,7 +66,7 @@ static void conv_release(void *p) {
   free(cp->xnn_fc);
   tfcc_packed_layout_free(&cp->xnn_fc_tail);
   tfcc_packed_layout_free(&cp->eigen_kn);
-  free(cp->q16_w);
+  tfcc_wmem_free(cp->q16_w);
   tfcc_params_free(cp);
 }
 
@@ -213,7 +214,7 @@ static void conv_q16_init(const tfcc_init_ctx *ctx, conv_params *p) {
   if (!k || ks <= 0 || ks > INT32_MAX) return;
   const size_t bytes = tfcc_q16_gemm_packed_bytes(k, f->dims[0], (int32_t)ks, f->dims[3]);
   if (!bytes || f->data_bytes < (size_t)f->dims[0] * (size_t)ks * (size_t)f->dims[3]) return;
-  p->q16_w = malloc(bytes);
+  p->q16_w = tfcc_wmem_alloc(bytes); /* huge pages, populated: few first-touch faults */
   if (!p->q16_w) return;
   tfcc_q16_gemm_pack(k, f->dims[0], (int32_t)ks, f->dims[3], f->data, p->q16_w);
   p->q16_k = k;

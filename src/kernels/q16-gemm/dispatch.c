@@ -40,14 +40,32 @@ size_t tfcc_q16_gemm_packed_bytes(const tfcc_q16_gemm_kernel *k, int32_t oc, int
 void tfcc_q16_gemm_pack(const tfcc_q16_gemm_kernel *k, int32_t oc, int32_t ks, int32_t kc,
                         const int8_t *filter, int8_t *w) {
   if (tfcc_q16_gemm_flat(ks, kc)) kc *= ks, ks = 1; /* the same bytes: [oc][ks * kc] */
-  const size_t nr = (size_t)k->nr, KS = (size_t)ks, KC = (size_t)kc, kp = (KC + 1) / 2;
-  const size_t panel_bytes = KS * kp * nr * 2;
-  memset(w, 0, tfcc_q16_gemm_packed_bytes(k, oc, ks, kc));
-  for (size_t c = 0; c < (size_t)oc; c++) {
-    int8_t *p = w + c / nr * panel_bytes + (c % nr) * 2;
-    const int8_t *f = filter + c * KS * KC;
-    for (size_t t = 0; t < KS; t++)
-      for (size_t i = 0; i < KC; i++) p[((t * kp + i / 2) * nr) * 2 + (i & 1)] = f[t * KC + i];
+  const size_t nr = (size_t)k->nr, K = (size_t)ks * (size_t)kc, KC = (size_t)kc;
+  const size_t kp = (KC + 1) / 2, full = KC / 2;
+  /* per panel and tap, a transpose of nr rows of pairs, in blocks of 32 pairs (the rows' cache
+   * lines and the block's output lines stay in L1); every byte written once */
+  for (size_t n0 = 0; n0 < (size_t)oc; n0 += nr) {
+    const size_t nc = (size_t)oc - n0 < nr ? (size_t)oc - n0 : nr;
+    for (size_t t = 0; t < (size_t)ks; t++, w += kp * nr * 2) {
+      const int8_t *f = filter + n0 * K + t * KC;
+      for (size_t j0 = 0; j0 < full; j0 += 32) {
+        const size_t jn = full - j0 < 32 ? full - j0 : 32;
+        for (size_t n = 0; n < nr; n++) {
+          int8_t *d = w + (j0 * nr + n) * 2;
+          if (n < nc) {
+            const int8_t *src = f + n * K + 2 * j0;
+            for (size_t jj = 0; jj < jn; jj++) memcpy(d + jj * nr * 2, src + 2 * jj, 2);
+          } else {
+            for (size_t jj = 0; jj < jn; jj++) memset(d + jj * nr * 2, 0, 2);
+          }
+        }
+      }
+      if (KC & 1) /* the last pair: one value and a zero */
+        for (size_t n = 0; n < nr; n++) {
+          w[(full * nr + n) * 2] = n < nc ? f[n * K + KC - 1] : 0;
+          w[(full * nr + n) * 2 + 1] = 0;
+        }
+    }
   }
 }
 
