@@ -470,7 +470,12 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
            !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
     conv_f32_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
-  if (ctx->in[0]->dtype == TFCC_INT16) ctx->scratch_bytes = conv_i16_gemm_scratch(ctx, &g);
+  if (ctx->in[0]->dtype == TFCC_INT16) {
+    ctx->scratch_bytes = conv_i16_gemm_scratch(ctx, &g);
+    /* on q16-gemm at every later shape (the filter fixes in_c, the taps and so the scratch):
+       the raw filter is never read again (the q8 key: its store, no block of its own) */
+    if (ctx->scratch_bytes) tfcc_packed_consumed(&p->n.q8.key, p, ctx->in[1]->data);
+  }
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }
 
