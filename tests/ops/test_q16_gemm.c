@@ -131,6 +131,7 @@ static const conv_spec specs[] = {
     {1, 12, 11, 3, 16, 7, 7, 2, 2, 3, 3, 1, 1},  /* a 7x7 stem */
     {1, 4, 4, 8, 8, 5, 5, 1, 1, 4, 4, 1, 1},     /* padding wider than the image */
     {1, 8, 7, 24, 65, 2, 3, 3, 2, 0, 1, 1, 2},   /* uneven filter, strides, dilation */
+    {1, 6, 5, 3, 300, 3, 3, 1, 1, 1, 1, 1, 1},   /* a shallow input, more than 8 panels */
 };
 
 int main(void) {

@@ -189,6 +189,60 @@ static void q16_tile_im2col(const tfcc_conv_geom *g, const int16_t *in, size_t m
   }
 }
 
+/* The tile's sums of rows [m, m + MR) (past m1 not stored), channels [n0, n0 + nc), out. */
+static void q16_tile_store(const q16_conv_job *j, const int64_t *acc, size_t m, size_t m1,
+                           int32_t n0, int nc, bool vreq, const tfcc_q16_gemm_req *r) {
+  const size_t mr = (size_t)j->k->mr, nr = (size_t)j->k->nr, oc = (size_t)j->g->out_c;
+  const size_t rows = m1 - m < mr ? m1 - m : mr;
+  int16_t *o = j->out + m * oc + (size_t)n0;
+  if (vreq) {
+    j->k->req(rows, (size_t)nc, acc, r, o, oc);
+    return;
+  }
+  for (size_t i = 0; i < rows; i++, o += oc) {
+    const int64_t *s = acc + i * nr;
+    if (j->b32)
+      for (int n = 0; n < nc; n++)
+        o[n] = (int16_t)tfcc_requant16_b32(s[n], j->b32[n0 + n], j->q, n0 + n);
+    else
+      for (int n = 0; n < nc; n++)
+        o[n] = (int16_t)tfcc_requant64(s[n], j->b64 ? j->b64[n0 + n] : 0, j->q, n0 + n);
+  }
+}
+
+/* Shallow inputs with at most Q16_FLAT_PANELS panels: a task is a range of pixels, each tile's
+ * im2col rows made once for all panels. */
+enum { Q16_FLAT_PANELS = 8 };
+static void q16_conv_task_flat(void *ctx, size_t task, int thread) {
+  const q16_conv_job *j = ctx;
+  const tfcc_conv_geom *g = j->g;
+  const tfcc_q16_gemm_kernel *k = j->k;
+  const int mr = k->mr, nr = k->nr;
+  const size_t m0 = task * j->m_chunk;
+  const size_t m1 = m0 + j->m_chunk < j->M ? m0 + j->m_chunk : j->M;
+  const size_t np = ((size_t)g->out_c + (size_t)nr - 1) / (size_t)nr;
+  uint8_t *mem = j->mem + (size_t)thread * j->per_thread;
+  const int16_t **a = (const int16_t **)(void *)mem;
+  int16_t *rows = (int16_t *)(void *)(mem + j->ptr_bytes);
+  const size_t flat_k = (size_t)g->filter_h * g->filter_w * (size_t)g->in_c;
+  int64_t acc[TFCC_Q16_GEMM_MAX_MR * TFCC_Q16_GEMM_MAX_NR];
+  tfcc_q16_gemm_req r[Q16_FLAT_PANELS];
+  bool vreq[Q16_FLAT_PANELS];
+  for (size_t p = 0; p < np; p++) {
+    const int32_t n0 = (int32_t)p * nr;
+    const int nc = g->out_c - n0 < nr ? g->out_c - n0 : nr;
+    vreq[p] = !j->b32 && q16_req_init(j->q, j->b64, n0, nc, &r[p]);
+  }
+  for (size_t m = m0; m < m1; m += (size_t)mr) {
+    q16_tile_im2col(g, j->in, m, m1, mr, rows, j->row_bytes / sizeof(int16_t), a);
+    for (size_t p = 0; p < np; p++) {
+      const int32_t n0 = (int32_t)p * nr;
+      k->fn(1, flat_k, a, j->w + p * j->panel_bytes, acc);
+      q16_tile_store(j, acc, m, m1, n0, g->out_c - n0 < nr ? g->out_c - n0 : nr, vreq[p], &r[p]);
+    }
+  }
+}
+
 static void q16_conv_task(void *ctx, size_t task, int thread) {
   const q16_conv_job *j = ctx;
   const tfcc_conv_geom *g = j->g;
@@ -203,7 +257,7 @@ static void q16_conv_task(void *ctx, size_t task, int thread) {
   const int16_t **a = (const int16_t **)(void *)mem;
   int16_t *rows = (int16_t *)(void *)(mem + j->ptr_bytes);
   const int8_t *w = j->w + panel * j->panel_bytes;
-  const size_t ks = (size_t)g->filter_h * g->filter_w, oc = (size_t)g->out_c;
+  const size_t ks = (size_t)g->filter_h * g->filter_w;
   const size_t flat_k = ks * (size_t)g->in_c, row_elems = j->row_bytes / sizeof(int16_t);
   int64_t acc[TFCC_Q16_GEMM_MAX_MR * TFCC_Q16_GEMM_MAX_NR];
   tfcc_q16_gemm_req r;
@@ -216,21 +270,7 @@ static void q16_conv_task(void *ctx, size_t task, int thread) {
       q16_tile_rows(g, j->in, j->zero, m, m1, mr, a);
       k->fn(ks, (size_t)g->in_c, a, w, acc);
     }
-    const size_t rows = m1 - m < (size_t)mr ? m1 - m : (size_t)mr;
-    int16_t *o = j->out + m * oc + (size_t)n0;
-    if (vreq) {
-      k->req(rows, (size_t)nc, acc, &r, o, oc);
-      continue;
-    }
-    for (size_t i = 0; i < rows; i++, o += oc) {
-      const int64_t *s = acc + i * (size_t)nr;
-      if (j->b32)
-        for (int n = 0; n < nc; n++)
-          o[n] = (int16_t)tfcc_requant16_b32(s[n], j->b32[n0 + n], j->q, n0 + n);
-      else
-        for (int n = 0; n < nc; n++)
-          o[n] = (int16_t)tfcc_requant64(s[n], j->b64 ? j->b64[n0 + n] : 0, j->q, n0 + n);
-    }
+    q16_tile_store(j, acc, m, m1, n0, nc, vreq, &r);
   }
 }
 
@@ -247,9 +287,10 @@ void tfcc_q16_gemm_conv(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
   const size_t n_panels = ((size_t)g->out_c + (size_t)k->nr - 1) / (size_t)k->nr;
   const size_t tiles = (M + (size_t)k->mr - 1) / (size_t)k->mr;
   /* about 4 tasks per thread where the pixels allow */
+  const bool flat = l.row_bytes && n_panels <= Q16_FLAT_PANELS;
   size_t n_mchunks = 1;
   if (threads > 1) {
-    n_mchunks = (4 * (size_t)threads + n_panels - 1) / n_panels;
+    n_mchunks = flat ? 4 * (size_t)threads : (4 * (size_t)threads + n_panels - 1) / n_panels;
     if (n_mchunks > tiles) n_mchunks = tiles;
   }
   const size_t m_chunk = (tiles + n_mchunks - 1) / n_mchunks * (size_t)k->mr;
@@ -272,5 +313,8 @@ void tfcc_q16_gemm_conv(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
                     .M = M,
                     .m_chunk = m_chunk,
                     .n_mchunks = (M + m_chunk - 1) / m_chunk};
-  tfcc_threadpool_run(pool, n_panels * j.n_mchunks, q16_conv_task, &j);
+  if (flat)
+    tfcc_threadpool_run(pool, j.n_mchunks, q16_conv_task_flat, &j);
+  else
+    tfcc_threadpool_run(pool, n_panels * j.n_mchunks, q16_conv_task, &j);
 }
