@@ -21,6 +21,7 @@
 #include "kernels/q8-gemm/gemm.h"
 #include "kernels/q16-dot/dot.h"
 #include "kernels/q16-dwconv/dwconv.h"
+#include "kernels/q16-gemm/gemm.h"
 #include "kernels/q16-vbinary/vbinary.h"
 #include "kernels/q8-lstm/lstm.h"
 #include "kernels/q8-lut/lut.h"
@@ -186,8 +187,13 @@ static const kernel_family k_families[] = {
      "GEBP order, vectorised across units, the same bits)",
      TABLE(tfcc_fc_eigen)},
     {"q16-dot",
-     "CONV_2D (ungrouped), FULLY_CONNECTED: int16 x int8 (16x8 quantized; exact int64 sums)",
+     "CONV_2D (ungrouped, when q16-gemm's scratch is not there), FULLY_CONNECTED: int16 x int8 "
+     "(16x8 quantized; exact int64 sums)",
      TABLE(tfcc_q16_dot)},
+    {"q16-gemm",
+     "CONV_2D (ungrouped): int16 x int8 (16x8 quantized; packed panels, register tiles, "
+     "threads; exact int64 sums)",
+     TABLE(tfcc_q16_gemm)},
     {"q16-dwconv", "DEPTHWISE_CONV_2D: int16 x int8 (16x8 quantized; exact int64 sums)",
      TABLE(tfcc_q16_dw)},
     {"q16-vbinary", "ADD, SUB: int16 with general scales (add.cc's rescaling, the same bits)",

@@ -19,6 +19,7 @@
 #include "kernels/q8-fc-small/fc_small.h"
 #include "kernels/q16-dot/dot.h"
 #include "kernels/q16-dwconv/dwconv.h"
+#include "kernels/q16-gemm/gemm.h"
 #include "kernels/q16-vbinary/vbinary.h"
 #include "kernels/q8-lstm/lstm.h"
 #include "kernels/q8-lut/lut.h"
@@ -51,6 +52,7 @@ TFCC_SELECT_FN static void fill(void) {
     s->q8_resize = tfcc_q8_resize_select(isa);
     s->q8_lstm = tfcc_q8_lstm_select(isa);
     s->q16_dot = tfcc_q16_dot_select(isa);
+    s->q16_gemm = tfcc_q16_gemm_select(isa);
     s->q16_dw = tfcc_q16_dw_select(isa);
     s->q16_vbinary = tfcc_q16_vbinary_select(isa);
     s->qz = tfcc_qz_select(isa);

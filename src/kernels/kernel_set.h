@@ -31,6 +31,7 @@ typedef struct tfcc_kernel_set {
   const struct tfcc_q8_resize_kernel *q8_resize;
   const struct tfcc_q8_lstm_kernel *q8_lstm;
   const struct tfcc_q16_dot_kernel *q16_dot;
+  const struct tfcc_q16_gemm_kernel *q16_gemm;
   const struct tfcc_q16_dw_kernel *q16_dw;
   const struct tfcc_q16_vbinary_kernel *q16_vbinary;
   const struct tfcc_qz_kernel *qz;

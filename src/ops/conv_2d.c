@@ -11,6 +11,7 @@
 #include "kernels/f32-vbinary/vbinary.h"
 #include "kernels/kernel_set.h"
 #include "kernels/q16-dot/dot.h"
+#include "kernels/q16-gemm/gemm.h"
 #include "kernels/ref/conv.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/params_mem.h"
@@ -23,6 +24,7 @@
 #include "ops/packed_layouts.h"
 #include "ops/q8_fast.h"
 #include "base/threadpool.h"
+#include "base/weights_mem.h"
 
 typedef struct conv_params {
   tfcc_conv_node n;    /* window, quantization, f32 / q8 GEMM packings, hybrid (ops/conv_node.h) */
@@ -48,6 +50,10 @@ typedef struct conv_params {
   tfcc_packed_layout xnn_fc_tail; /* xnn_fc's nr2 narrow last block */
   tfcc_packed_layout eigen_kn;    /* eigen_f32: the filter [K][out_c] for eigen_k's GEMM */
   const void *eigen_src;          /* the filter data eigen_kn was made from */
+  /* 16x8 (int16 input, constant int8 filter): the filter packed once for q16-gemm */
+  int8_t *q16_w;
+  const void *q16_src; /* the filter data q16_w was made from */
+  const tfcc_q16_gemm_kernel *q16_k;
 } conv_params;
 
 static void conv_release(void *p) {
@@ -60,6 +66,7 @@ static void conv_release(void *p) {
   free(cp->xnn_fc);
   tfcc_packed_layout_free(&cp->xnn_fc_tail);
   tfcc_packed_layout_free(&cp->eigen_kn);
+  tfcc_wmem_free(cp->q16_w);
   tfcc_params_free(cp);
 }
 
@@ -195,6 +202,25 @@ static const float *conv_eigen_kn(const tfcc_op_ctx *ctx) {
   return p->eigen_src && ctx->in[1]->data == p->eigen_src ? p->eigen_kn.data : NULL;
 }
 
+/* 16x8: a constant int8 filter packed once for q16-gemm (its panels of NR output channels);
+ * out of memory or a filter too large leaves it to q16-dot. */
+static void conv_q16_init(const tfcc_init_ctx *ctx, conv_params *p) {
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
+  if (!in || !f || in->dtype != TFCC_INT16 || f->dtype != TFCC_INT8 || !f->data || f->rank != 4 ||
+      f->sparsity)
+    return;
+  const tfcc_q16_gemm_kernel *k = ctx->ks ? ctx->ks->q16_gemm : tfcc_q16_gemm_select(ctx->isa);
+  const int64_t ks = (int64_t)f->dims[1] * f->dims[2];
+  if (!k || ks <= 0 || ks > INT32_MAX) return;
+  const size_t bytes = tfcc_q16_gemm_packed_bytes(k, f->dims[0], (int32_t)ks, f->dims[3]);
+  if (!bytes || f->data_bytes < (size_t)f->dims[0] * (size_t)ks * (size_t)f->dims[3]) return;
+  p->q16_w = tfcc_wmem_alloc(bytes); /* huge pages, populated: few first-touch faults */
+  if (!p->q16_w) return;
+  tfcc_q16_gemm_pack(k, f->dims[0], (int32_t)ks, f->dims[3], f->data, p->q16_w);
+  p->q16_k = k;
+  p->q16_src = f->data;
+}
+
 /* Float32 in one of XNNPACK's orders (TFLITE mode): none of tfcc's other float paths. */
 static bool xnn_order(const conv_params *p) { return p->xnn_w || p->xnn_fc || p->xnn_dw; }
 
@@ -208,6 +234,7 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   if (st == TFCC_OK && !p->n.hyb) conv_xnn_f32_init(ctx, p);
   if (st == TFCC_OK && !p->n.hyb && !xnn_order(p)) conv_eigen_f32_init(ctx, p);
   if (st == TFCC_OK && !p->n.hyb && !xnn_order(p) && !p->eigen_f32) st = conv_f32_wino_init(ctx, p);
+  if (st == TFCC_OK && !p->n.hyb) conv_q16_init(ctx, p);
   if (st != TFCC_OK) {
     conv_release(p);
     return st;
@@ -319,6 +346,28 @@ static void conv_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   if (pk) ctx->scratch_bytes = tfcc_q8_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool));
 }
 
+/* 16x8 on q16-gemm: the filter run is the one packed at init. */
+static bool conv_i16_gemm_packed(const tfcc_op_ctx *ctx) {
+  const conv_params *p = ctx->params;
+  return p->q16_w && ctx->n_in > 1 && ctx->in[1]->data == p->q16_src;
+}
+
+/* 16x8 on q16-gemm: the scratch its row pointers need (0: the layer runs on q16-dot). */
+static size_t conv_i16_gemm_scratch(const tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
+  const conv_params *p = ctx->params;
+  tfcc_conv_requant r;
+  tfcc_conv_requant_from(&p->n.q, TFCC_INT16, &r);
+  if (!conv_i16_gemm_packed(ctx) || !tfcc_q16_gemm_conv_fits(g, &r)) return 0;
+  return tfcc_q16_gemm_conv_scratch(g, tfcc_threadpool_size(ctx->pool));
+}
+
+static bool conv_i16_gemm_takes(const tfcc_op_ctx *ctx, const tfcc_conv_geom *g,
+                                const tfcc_conv_requant *r) {
+  if (!conv_i16_gemm_packed(ctx) || !tfcc_q16_gemm_conv_fits(g, r)) return false;
+  const size_t need = tfcc_q16_gemm_conv_scratch(g, tfcc_threadpool_size(ctx->pool));
+  return need > 0 && ctx->scratch_bytes >= need;
+}
+
 /* ---- residual (pass fuse_residual_add): out = act(conv + R), R = inputs[3]. */
 
 /* The residual tensor, or NULL (no residual, or not float32: prepare rejects it). */
@@ -421,6 +470,12 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
            !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
     conv_f32_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
+  if (ctx->in[0]->dtype == TFCC_INT16) {
+    ctx->scratch_bytes = conv_i16_gemm_scratch(ctx, &g);
+    /* on q16-gemm at every later shape (the filter fixes in_c, the taps and so the scratch):
+       the raw filter is never read again (the q8 key: its store, no block of its own) */
+    if (ctx->scratch_bytes) tfcc_packed_consumed(&p->n.q8.key, p, ctx->in[1]->data);
+  }
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }
 
@@ -494,10 +549,19 @@ static bool conv_q8_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_c
   return true;
 }
 
-/* 16x8: tfcc_conv_i16's results on the q16-dot kernels (ungrouped, input offset 0). */
+/* 16x8: tfcc_conv_i16's results on q16-gemm (ungrouped, input offset 0, its scratch there),
+ * else on the q16-dot kernels. */
 static bool conv_i16_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_conv_requant *r) {
-  if (!ctx->ks || !ctx->ks->q16_dot || !tfcc_q16_conv_fits(g, r)) return false;
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
+  if (conv_i16_gemm_takes(ctx, g, r)) {
+    const conv_params *p = ctx->params;
+    tfcc_q16_gemm_conv(ctx->pool, p->q16_k, g, r, ctx->in[0]->data, p->q16_w,
+                       bias && bias->dtype == TFCC_INT64 ? bias->data : NULL,
+                       bias && bias->dtype == TFCC_INT32 ? bias->data : NULL, ctx->out[0]->data,
+                       ctx->scratch);
+    return true;
+  }
+  if (!ctx->ks || !ctx->ks->q16_dot || !tfcc_q16_conv_fits(g, r)) return false;
   tfcc_q16_conv(ctx->ks->q16_dot, g, r, ctx->in[0]->data, ctx->in[1]->data,
                 bias && bias->dtype == TFCC_INT64 ? bias->data : NULL,
                 bias && bias->dtype == TFCC_INT32 ? bias->data : NULL, ctx->out[0]->data);
@@ -546,6 +610,7 @@ static const char *conv_kernel(const tfcc_op_ctx *ctx) {
   if (ctx->n_in > 0 && ctx->in[0] && ctx->in[0]->dtype == TFCC_INT16) {
     tfcc_conv_requant r;
     tfcc_conv_requant_from(&p->n.q, TFCC_INT16, &r);
+    if (conv_i16_gemm_takes(ctx, &g, &r)) return p->q16_k->name;
     return ctx->ks && ctx->ks->q16_dot && tfcc_q16_conv_fits(&g, &r) ? ctx->ks->q16_dot->name
                                                                      : "ref";
   }

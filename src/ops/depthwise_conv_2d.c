@@ -143,7 +143,7 @@ static bool dw_q8_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_con
 static bool dw_i16_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_conv_requant *r) {
   if (!ctx->ks || !ctx->ks->q16_dw || !tfcc_q16_dwconv_fits(g, r)) return false;
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  tfcc_q16_dwconv(ctx->ks->q16_dw, g, r, ctx->in[0]->data, ctx->in[1]->data,
+  tfcc_q16_dwconv(ctx->pool, ctx->ks->q16_dw, g, r, ctx->in[0]->data, ctx->in[1]->data,
                   bias && bias->dtype == TFCC_INT64 ? bias->data : NULL,
                   bias && bias->dtype == TFCC_INT32 ? bias->data : NULL, ctx->out[0]->data);
   return true;

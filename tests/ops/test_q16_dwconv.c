@@ -5,10 +5,12 @@
  * bit: channels not a multiple of the vector width, depth multipliers 1..4, strides,
  * dilations, padding, int64, int32 and no bias, per-channel and per-tensor multipliers (shifts
  * -22..7, the 0x7FFF reduced multiplier), an output offset, ReLU clamps, more than 32 taps and more than 256 output channels, the inputs -32768 / 32767 and
- * weights -127..127 (and -128). */
+ * weights -127..127 (and -128); the driver on 1 and 3 threads, and with one channel's shift
+ * outside what the vector requantization takes (the scalar reference function then). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/threadpool.h"
 #include "cpu/cpu_info.h"
 #include "kernels/kernel_families.h"
 #include "kernels/q16-dwconv/dwconv.h"
@@ -63,8 +65,12 @@ typedef struct dw_shape {
   int batches, H, W, C, mult, kh, kw, sh, sw, pad_h, pad_w, dh, dw;
 } dw_shape;
 
+static tfcc_threadpool *pool3; /* every other case on 3 threads */
+static int case_no;
+
 static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_kind, bool per_ch,
                       bool relu, int mode) {
+  tfcc_threadpool *pool = case_no++ % 2 ? pool3 : NULL;
   tfcc_conv_geom g;
   memset(&g, 0, sizeof g);
   const int OC = s->C * s->mult;
@@ -95,6 +101,10 @@ static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_k
     shift[c] = (int32_t)(urand() % 30) - 22; /* -22..7 */
     if (c % 5 == 1) mult[c] = 0x7FFF8000;    /* the reduced multiplier's 0x7FFF branch */
   }
+  if (case_no % 7 == 0 && mode == 0) { /* total shift 63, on a sum far from 2^47 */
+    shift[OC / 2] = -48;
+    b64[OC / 2] = 777;
+  }
   q.mult = mult, q.shift = shift, q.mult_stride = per_ch ? 1 : 0;
   q.act_min = relu ? 0 : -32768, q.act_max = relu ? 6000 : 32767;
   q.output_offset = mode == 2 ? -5 : 0;
@@ -103,7 +113,7 @@ static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_k
   const int32_t *bb32 = bias_kind == 1 ? b32 : NULL;
   tfcc_dwconv_i16(&g, &q, x, w, bb64, bb32, o0);
   memset(o1, 0x5a, no * sizeof(int16_t));
-  tfcc_q16_dwconv(k, &g, &q, x, w, bb64, bb32, o1);
+  tfcc_q16_dwconv(pool, k, &g, &q, x, w, bb64, bb32, o1);
   CHECKF(memcmp(o0, o1, no * sizeof(int16_t)) == 0,
          "%s dw %dx%dx%dx%d m%d k%dx%d s%d,%d p%d,%d d%d,%d bias %d per_ch %d relu %d mode %d "
          "differs from tfcc_dwconv_i16",
@@ -141,6 +151,9 @@ int main(void) {
       {1, 4, 4, 15, 1, 3, 3, 3, 3, 5, 5, 1, 1},   /* padding past the image */
       {1, 1, 1, 31, 1, 1, 1, 1, 1, 0, 0, 1, 1},   /* 1x1 */
   };
+  tfcc_err err;
+  memset(&err, 0, sizeof err);
+  CHECK(tfcc_threadpool_create(3, NULL, 0, &pool3, &err) == TFCC_OK);
   int tested = 0;
   for (int ki = 0; ki < tfcc_q16_dw_kernel_count(); ki++) {
     const tfcc_q16_dw_kernel *k = tfcc_q16_dw_kernel_at(ki);
@@ -159,6 +172,7 @@ int main(void) {
             conv_case(k, &shapes[si], bias_kind, per_ch, mode == 1 && bias_kind, mode);
     tested++;
   }
+  tfcc_threadpool_destroy(pool3);
   printf("%d q16-dwconv kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
   return tfcc_test_finish("q16_dwconv");
 }

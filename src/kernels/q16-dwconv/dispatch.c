@@ -2,6 +2,7 @@
  * (dwconv.h): the reference kernel's walk and requantization, its sums from the vector kernel. */
 #include "kernels/q16-dwconv/dwconv.h"
 
+#include "kernels/ref/conv_acc.h"
 #include "kernels/ref/conv_walk.h"
 
 #define Q16_DW_ROW(name, fn, sfx, level) \
@@ -10,42 +11,111 @@ static const tfcc_q16_dw_kernel kernels[] = {
     TFCC_KERNEL_ROWS(Q16_DW_ROW, "q16-dwconv", tfcc_q16_dw)};
 TFCC_DISPATCH_TABLE_FNS(tfcc_q16_dw, tfcc_q16_dw_kernel)
 
-/* Output channels per pass (the int64 sums and, with a depth multiplier above 1, the input
- * spread to the output channels, on the stack). */
+/* Output channels per pass (the int64 sums, the requantization terms and, with a depth
+ * multiplier above 1, the input spread to the output channels, on the stack). */
 enum { Q16_DW_CHUNK = 256 };
 
 bool tfcc_q16_dwconv_fits(const tfcc_conv_geom *g, const tfcc_conv_requant *q) {
   return g->in_c > 0 && g->out_c % g->in_c == 0 && q->input_offset == 0;
 }
 
-void tfcc_q16_dwconv(const tfcc_q16_dw_kernel *k, const tfcc_conv_geom *g,
-                     const tfcc_conv_requant *q, const int16_t *in, const int8_t *filter,
-                     const int64_t *bias64, const int32_t *bias32, int16_t *out) {
+typedef struct q16_dw_job {
+  const tfcc_q16_dw_kernel *k;
+  const tfcc_conv_geom *g;
+  const tfcc_conv_requant *q;
+  const int16_t *in;
+  const int8_t *filter;
+  const int64_t *b64;
+  const int32_t *b32;
+  int16_t *out;
+} q16_dw_job;
+
+/* The terms of channels [c0, c0 + nc) (the bias from bias64, else bias32, else 0); false where a
+ * shift is outside what tfcc_requant64 defines (the scalar reference function then runs). */
+typedef struct q16_dw_terms {
+  int64_t bias[Q16_DW_CHUNK], mult[Q16_DW_CHUNK], round[Q16_DW_CHUNK], shift[Q16_DW_CHUNK];
+} q16_dw_terms;
+
+static bool q16_dw_terms_init(const q16_dw_job *j, int32_t c0, int32_t nc, q16_dw_terms *t,
+                              tfcc_q16_dw_req_terms *r) {
+  const int64_t lim = (int64_t)1 << 47;
+  const tfcc_conv_requant *q = j->q;
+  r->bias = t->bias, r->mult = t->mult, r->round = t->round, r->shift = t->shift;
+  r->offset = q->output_offset, r->act_min = q->act_min, r->act_max = q->act_max;
+  for (int32_t n = 0; n < nc; n++) {
+    const int32_t c = c0 + n, k = c * q->mult_stride, qm = q->mult[k];
+    const int ts = 15 - q->shift[k];
+    if (ts < 1 || ts > 62) return false;
+    const int64_t b = j->b64 ? j->b64[c] : (j->b32 ? (int64_t)j->b32[c] : 0);
+    t->bias[n] = b > lim ? lim : (b < -lim ? -lim : b);
+    t->mult[n] = qm < 0x7FFF0000 ? (qm + (1 << 15)) >> 16 : 0x7FFF;
+    t->round[n] = (int64_t)1 << (ts - 1);
+    t->shift[n] = ts;
+  }
+  return true;
+}
+
+/* Output rows [r0, r1) of all batches (row = b * out_h + oy). */
+static void q16_dw_rows(void *ctx, size_t r0, size_t r1) {
+  const q16_dw_job *j = ctx;
+  const tfcc_conv_geom *g = j->g;
+  const tfcc_q16_dw_kernel *k = j->k;
+  const int16_t *in = j->in;
   const int32_t mult = g->out_c / g->in_c;
   int64_t acc[Q16_DW_CHUNK];
   const int16_t *xs[TFCC_Q16_DW_MAX_TAPS];
   const int8_t *ws[TFCC_Q16_DW_MAX_TAPS];
   /* mult > 1: each tap's input of the pass spread to its output channels */
   int16_t spread[TFCC_Q16_DW_MAX_TAPS][Q16_DW_CHUNK];
-  TFCC_CONV_PIXELS(for (int32_t c0 = 0; c0 < g->out_c; c0 += Q16_DW_CHUNK) {
+  q16_dw_terms terms;
+  tfcc_q16_dw_req_terms rt;
+  for (int32_t c0 = 0; c0 < g->out_c; c0 += Q16_DW_CHUNK) {
     const int32_t nc = g->out_c - c0 < Q16_DW_CHUNK ? g->out_c - c0 : Q16_DW_CHUNK;
-    for (int32_t j = 0; j < nc; j++) acc[j] = 0;
-    size_t nt = 0;
-    TFCC_CONV_TAPS({
-      const int16_t *px = in + (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c;
-      if (mult == 1) {
-        xs[nt] = px + c0;
-      } else {
-        for (int32_t j = 0; j < nc; j++) spread[nt][j] = px[(c0 + j) / mult];
-        xs[nt] = spread[nt];
+    const bool vreq = q16_dw_terms_init(j, c0, nc, &terms, &rt);
+    for (size_t row = r0; row < r1; row++) {
+      const int32_t b = (int32_t)(row / (size_t)g->out_h), oy = (int32_t)(row % (size_t)g->out_h);
+      const int32_t iy0 = oy * g->stride_h - g->pad_h;
+      for (int32_t ox = 0; ox < g->out_w; ox++) {
+        const int32_t ix0 = ox * g->stride_w - g->pad_w;
+        const size_t out_base = (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;
+        for (int32_t i = 0; i < nc; i++) acc[i] = 0;
+        size_t nt = 0;
+        TFCC_CONV_TAPS({
+          const int16_t *px = in + (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c;
+          if (mult == 1) {
+            xs[nt] = px + c0;
+          } else {
+            for (int32_t i = 0; i < nc; i++) spread[nt][i] = px[(c0 + i) / mult];
+            xs[nt] = spread[nt];
+          }
+          ws[nt] = j->filter + ((size_t)fy * g->filter_w + fx) * g->out_c + c0;
+          if (++nt == TFCC_Q16_DW_MAX_TAPS) {
+            k->fn(nt, xs, ws, (size_t)nc, acc);
+            nt = 0;
+          }
+        })
+        if (nt) k->fn(nt, xs, ws, (size_t)nc, acc);
+        int16_t *o = j->out + out_base + c0;
+        if (vreq) {
+          k->req((size_t)nc, acc, &rt, o);
+        } else {
+          for (int32_t i = 0; i < nc; i++) {
+            const int32_t c = c0 + i;
+            const int64_t bv = j->b64 ? j->b64[c] : (j->b32 ? (int64_t)j->b32[c] : 0);
+            o[i] = (int16_t)tfcc_requant64(acc[i], bv, j->q, c);
+          }
+        }
       }
-      ws[nt] = filter + ((size_t)fy * g->filter_w + fx) * g->out_c + c0;
-      if (++nt == TFCC_Q16_DW_MAX_TAPS) {
-        k->fn(nt, xs, ws, (size_t)nc, acc);
-        nt = 0;
-      }
-    })
-    if (nt) k->fn(nt, xs, ws, (size_t)nc, acc);
-    k->req((size_t)nc, acc, bias64, bias32, q, c0, out + out_base + c0);
-  })
+    }
+  }
+}
+
+void tfcc_q16_dwconv(tfcc_threadpool *pool, const tfcc_q16_dw_kernel *k, const tfcc_conv_geom *g,
+                     const tfcc_conv_requant *q, const int16_t *in, const int8_t *filter,
+                     const int64_t *bias64, const int32_t *bias32, int16_t *out) {
+  const q16_dw_job j = {k, g, q, in, filter, bias64, bias32, out};
+  const size_t rows = (size_t)g->batches * (size_t)g->out_h;
+  const int threads = tfcc_threadpool_size(pool);
+  tfcc_threadpool_run_split(pool, rows, threads > 1 ? 4 * (size_t)threads : 1, q16_dw_rows,
+                            (void *)&j);
 }

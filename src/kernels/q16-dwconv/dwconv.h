@@ -6,8 +6,10 @@
  * taps <= TFCC_Q16_DW_MAX_TAPS, so that every product (|x w| <= 2^22) summed over the taps stays
  * within int32 (2^30); the int64 add after that makes every acc the reference kernel's int64
  * sum (kernels/ref/depthwise_conv.c, tfcc_dwconv_i16): integer sums are exact in any order.
- * The driver (dispatch.c) walks the window as the reference kernel does and requantizes with
- * its function (tfcc_requant64), so the outputs are the reference kernel's bit for bit. */
+ * The driver (dispatch.c) walks the window as the reference kernel does (rows of output pixels
+ * split over the pool) and requantizes with its function's arithmetic (tfcc_requant64, its
+ * per-channel terms made once per pass of channels), so the outputs are the reference
+ * kernel's bit for bit. */
 #ifndef TFCC_KERNELS_Q16_DWCONV_DWCONV_H
 #define TFCC_KERNELS_Q16_DWCONV_DWCONV_H
 
@@ -15,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/threadpool.h"
 #include "kernels/dispatch_table.h"
 #include "kernels/ref/conv.h"
 #include "tfcc/tfcc.h"
@@ -24,10 +27,17 @@
 typedef void (*tfcc_q16_dw_fn)(size_t taps, const int16_t *const *x, const int8_t *const *w,
                                size_t n, int64_t *acc);
 
-/* out[j] = tfcc_requant64(acc[j], bias of channel c0 + j, q, c0 + j) for j < n (the bias
- * from bias64, else bias32, else 0): the reference kernel's requantization. */
-typedef void (*tfcc_q16_dw_req_fn)(size_t n, const int64_t *acc, const int64_t *bias64,
-                                   const int32_t *bias32, const tfcc_conv_requant *q, int32_t c0,
+/* tfcc_requant64 (kernels/ref/conv_acc.h) taken apart per channel j: the bias clamped to
+ * +-2^47, the multiplier reduced to 16 bits, the rounding 2^(s - 1) and the right shift
+ * s = 15 - shift (1..62). */
+typedef struct tfcc_q16_dw_req_terms {
+  const int64_t *bias, *mult, *round, *shift;
+  int32_t offset, act_min, act_max;
+} tfcc_q16_dw_req_terms;
+
+/* out[j] = tfcc_requant64(acc[j], ...) by the terms of channel j, for j < n: the reference
+ * kernel's requantization. */
+typedef void (*tfcc_q16_dw_req_fn)(size_t n, const int64_t *acc, const tfcc_q16_dw_req_terms *r,
                                    int16_t *out);
 
 typedef struct tfcc_q16_dw_kernel {
@@ -42,8 +52,7 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_q16_dw, tfcc_q16_dw_kernel);
 #define TFCC_Q16_DW_DECL(name) \
   void name(size_t taps, const int16_t *const *x, const int8_t *const *w, size_t n, int64_t *acc)
 #define TFCC_Q16_DW_REQ_DECL(name) \
-  void name(size_t n, const int64_t *acc, const int64_t *bias64, const int32_t *bias32, \
-            const tfcc_conv_requant *q, int32_t c0, int16_t *out)
+  void name(size_t n, const int64_t *acc, const tfcc_q16_dw_req_terms *r, int16_t *out)
 #define TFCC_Q16_DW_VARIANT(sfx) \
   TFCC_Q16_DW_DECL(tfcc_q16_dw_##sfx); \
   TFCC_Q16_DW_REQ_DECL(tfcc_q16_dw_req_##sfx)
@@ -54,9 +63,9 @@ TFCC_Q16_DW_VARIANT(wasmsimd);
 TFCC_Q16_DW_VARIANT(scalar);
 
 /* tfcc_dwconv_i16's results (kernels/ref/depthwise_conv.h) on k: input offset 0 (the 16x8
- * kernels' zero point) and out_c a multiple of in_c (tfcc_q16_dwconv_fits). */
+ * kernels' zero point) and out_c a multiple of in_c (tfcc_q16_dwconv_fits); pool may be NULL. */
 bool tfcc_q16_dwconv_fits(const tfcc_conv_geom *g, const tfcc_conv_requant *q);
-void tfcc_q16_dwconv(const tfcc_q16_dw_kernel *k, const tfcc_conv_geom *g,
+void tfcc_q16_dwconv(tfcc_threadpool *pool, const tfcc_q16_dw_kernel *k, const tfcc_conv_geom *g,
                      const tfcc_conv_requant *q, const int16_t *in, const int8_t *filter,
                      const int64_t *bias64, const int32_t *bias32, int16_t *out);
 

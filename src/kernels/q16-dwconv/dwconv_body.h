@@ -23,56 +23,22 @@ void TFCC_Q16_DW_FN(size_t taps, const int16_t *const *x, const int8_t *const *w
   }
 }
 
-/* tfcc_requant64 (kernels/ref/conv_acc.h) of n channels, written out with the channel's
- * multiplier loaded once per loop variant so that the compiler can vectorise it (AVX-512:
- * 64-bit multiplies and variable shifts); the unit test holds it to the reference kernel. */
-static inline __attribute__((always_inline)) void q16_dw_req(size_t n, const int64_t *acc,
-                                                             const int64_t *b64, const int32_t *b32,
-                                                             int kind, const int32_t *mult,
-                                                             const int32_t *shift, bool per_ch,
-                                                             const tfcc_conv_requant *q,
-                                                             int16_t *out) {
+/* tfcc_requant64 (kernels/ref/conv_acc.h) written out per channel with r's precomputed terms,
+ * a loop that the compiler vectorises (AVX-512: 64-bit multiplies and shifts); the int32
+ * truncations are the reference's. The unit test holds it to the reference kernel. */
+void TFCC_Q16_DW_REQ_FN(size_t n, const int64_t *acc, const tfcc_q16_dw_req_terms *r,
+                        int16_t *out) {
   const int64_t lim = (int64_t)1 << 47;
-  const int32_t off = q->output_offset, lo = q->act_min, hi = q->act_max;
+  const int64_t *bias = r->bias, *mult = r->mult, *round = r->round, *shift = r->shift;
+  const int32_t off = r->offset, lo = r->act_min, hi = r->act_max;
   for (size_t j = 0; j < n; j++) {
-    int64_t bv = kind == 0 ? b64[j] : (kind == 1 ? (int64_t)b32[j] : 0);
-    bv = bv > lim ? lim : (bv < -lim ? -lim : bv);
     int64_t a = acc[j];
     a = a < -lim ? -lim : (a > lim - 1 ? lim - 1 : a);
-    a += bv;
+    a += bias[j];
     a = a < -lim ? -lim : (a > lim - 1 ? lim - 1 : a);
-    const int32_t qm = per_ch ? mult[j] : mult[0];
-    const int sh = per_ch ? shift[j] : shift[0];
-    const int64_t reduced = qm < 0x7FFF0000 ? (qm + (1 << 15)) >> 16 : 0x7FFF;
-    const int ts = 15 - sh;
-    a = a * reduced + ((int64_t)1 << (ts - 1));
-    int32_t v = (int32_t)(a >> ts);
-    v = (int32_t)((int64_t)v + off);
+    int32_t v = (int32_t)(uint32_t)(uint64_t)((a * mult[j] + round[j]) >> shift[j]);
+    v = (int32_t)(uint32_t)(uint64_t)((int64_t)v + off);
     v = v < lo ? lo : (v > hi ? hi : v);
     out[j] = (int16_t)v;
-  }
-}
-
-void TFCC_Q16_DW_REQ_FN(size_t n, const int64_t *acc, const int64_t *bias64, const int32_t *bias32,
-                        const tfcc_conv_requant *q, int32_t c0, int16_t *out) {
-  const bool per_ch = q->mult_stride != 0;
-  const int32_t *mult = q->mult + (per_ch ? c0 : 0), *shift = q->shift + (per_ch ? c0 : 0);
-  const int64_t *b64 = bias64 ? bias64 + c0 : NULL;
-  const int32_t *b32 = bias32 ? bias32 + c0 : NULL;
-  const int kind = b64 ? 0 : (b32 ? 1 : 2);
-  if (per_ch) {
-    if (kind == 0)
-      q16_dw_req(n, acc, b64, b32, 0, mult, shift, true, q, out);
-    else if (kind == 1)
-      q16_dw_req(n, acc, b64, b32, 1, mult, shift, true, q, out);
-    else
-      q16_dw_req(n, acc, b64, b32, 2, mult, shift, true, q, out);
-  } else {
-    if (kind == 0)
-      q16_dw_req(n, acc, b64, b32, 0, mult, shift, false, q, out);
-    else if (kind == 1)
-      q16_dw_req(n, acc, b64, b32, 1, mult, shift, false, q, out);
-    else
-      q16_dw_req(n, acc, b64, b32, 2, mult, shift, false, q, out);
   }
 }

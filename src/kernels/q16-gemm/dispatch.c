@@ -1,0 +1,320 @@
+/* int16 x int8 GEMM dispatch table, the filter packing and the 16x8 CONV_2D driver (gemm.h):
+ * tiles of MR output pixels through the implicit im2col's row pointers against the panels of
+ * NR output channels, then the requantization, split over the pool by panel and pixels. */
+#include "kernels/q16-gemm/gemm.h"
+
+#include <string.h>
+
+#include "kernels/ref/conv_acc.h"
+
+#define Q16_GEMM_ROW(name, fn, sfx, level) \
+  { \
+    name "-" #sfx, level, fn##_##sfx, fn##_req_##sfx, TFCC_Q16_GEMM_MR_##sfx, \
+        TFCC_Q16_GEMM_NR_##sfx \
+  }
+static const tfcc_q16_gemm_kernel kernels[] = {
+    TFCC_KERNEL_ROWS(Q16_GEMM_ROW, "q16-gemm", tfcc_q16_gemm)};
+TFCC_DISPATCH_TABLE_FNS(tfcc_q16_gemm, tfcc_q16_gemm_kernel)
+
+/* The scratch a layer may ask for (above it the layer runs on q16-dot). */
+#define Q16_GEMM_SCRATCH_MAX ((size_t)64 << 20)
+/* The packing a layer may have (1 GiB). */
+#define Q16_GEMM_PACKED_MAX ((uint64_t)1 << 30)
+
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+bool tfcc_q16_gemm_flat(int32_t ks, int32_t kc) {
+  return ks > 1 && kc > 0 && kc < TFCC_Q16_GEMM_FLAT_KC && (int64_t)ks * kc <= TFCC_Q16_GEMM_FLAT_K;
+}
+
+size_t tfcc_q16_gemm_packed_bytes(const tfcc_q16_gemm_kernel *k, int32_t oc, int32_t ks,
+                                  int32_t kc) {
+  if (!k || oc <= 0 || ks <= 0 || kc <= 0) return 0;
+  if (tfcc_q16_gemm_flat(ks, kc)) kc *= ks, ks = 1;
+  const uint64_t panels = ((uint64_t)oc + (uint64_t)k->nr - 1) / (uint64_t)k->nr;
+  const uint64_t per_panel = (uint64_t)ks * (((uint64_t)kc + 1) / 2) * (uint64_t)k->nr * 2;
+  if (per_panel > Q16_GEMM_PACKED_MAX || panels * per_panel > Q16_GEMM_PACKED_MAX) return 0;
+  return (size_t)(panels * per_panel);
+}
+
+void tfcc_q16_gemm_pack(const tfcc_q16_gemm_kernel *k, int32_t oc, int32_t ks, int32_t kc,
+                        const int8_t *filter, int8_t *w) {
+  if (tfcc_q16_gemm_flat(ks, kc)) kc *= ks, ks = 1; /* the same bytes: [oc][ks * kc] */
+  const size_t nr = (size_t)k->nr, K = (size_t)ks * (size_t)kc, KC = (size_t)kc;
+  const size_t kp = (KC + 1) / 2, full = KC / 2;
+  /* per panel and tap, a transpose of nr rows of pairs, in blocks of 32 pairs (the rows' cache
+   * lines and the block's output lines stay in L1); every byte written once */
+  for (size_t n0 = 0; n0 < (size_t)oc; n0 += nr) {
+    const size_t nc = (size_t)oc - n0 < nr ? (size_t)oc - n0 : nr;
+    for (size_t t = 0; t < (size_t)ks; t++, w += kp * nr * 2) {
+      const int8_t *f = filter + n0 * K + t * KC;
+      for (size_t j0 = 0; j0 < full; j0 += 32) {
+        const size_t jn = full - j0 < 32 ? full - j0 : 32;
+        for (size_t n = 0; n < nr; n++) {
+          int8_t *d = w + (j0 * nr + n) * 2;
+          if (n < nc) {
+            const int8_t *src = f + n * K + 2 * j0;
+            for (size_t jj = 0; jj < jn; jj++) memcpy(d + jj * nr * 2, src + 2 * jj, 2);
+          } else {
+            for (size_t jj = 0; jj < jn; jj++) memset(d + jj * nr * 2, 0, 2);
+          }
+        }
+      }
+      if (KC & 1) /* the last pair: one value and a zero */
+        for (size_t n = 0; n < nr; n++) {
+          w[(full * nr + n) * 2] = n < nc ? f[n * K + KC - 1] : 0;
+          w[(full * nr + n) * 2 + 1] = 0;
+        }
+    }
+  }
+}
+
+/* Scratch parts: one row of zeros (in_c + 1 int16: an odd in_c's last pair reads one past),
+ * then per thread a tile's row pointers and, for shallow inputs (tfcc_q16_gemm_flat), its
+ * im2col rows. */
+typedef struct q16_layout {
+  size_t zero_bytes, ptr_bytes, row_bytes, total;
+} q16_layout;
+
+static bool q16_layout_of(const tfcc_conv_geom *g, int threads, q16_layout *l) {
+  const uint64_t ks = (uint64_t)g->filter_h * (uint64_t)g->filter_w;
+  if (g->filter_h <= 0 || g->filter_w <= 0 || g->in_c <= 0 || threads <= 0 ||
+      ks > Q16_GEMM_SCRATCH_MAX)
+    return false;
+  l->zero_bytes = align64(((size_t)g->in_c + 1) * sizeof(int16_t));
+  l->ptr_bytes = align64((size_t)ks * TFCC_Q16_GEMM_MAX_MR * sizeof(const int16_t *));
+  l->row_bytes = tfcc_q16_gemm_flat((int32_t)ks, g->in_c)
+                     ? align64(((size_t)ks * (size_t)g->in_c + 1) * sizeof(int16_t))
+                     : 0;
+  const uint64_t total =
+      (uint64_t)l->zero_bytes +
+      (uint64_t)threads * (l->ptr_bytes + (uint64_t)TFCC_Q16_GEMM_MAX_MR * l->row_bytes);
+  l->total = (size_t)total;
+  return total <= Q16_GEMM_SCRATCH_MAX;
+}
+
+bool tfcc_q16_gemm_conv_fits(const tfcc_conv_geom *g, const tfcc_conv_requant *q) {
+  return g->filter_in_c == g->in_c && g->in_c > 0 && q->input_offset == 0 && q->filter_offset == 0;
+}
+
+size_t tfcc_q16_gemm_conv_scratch(const tfcc_conv_geom *g, int threads) {
+  q16_layout l;
+  return q16_layout_of(g, threads, &l) ? l.total : 0;
+}
+
+typedef struct q16_conv_job {
+  const tfcc_q16_gemm_kernel *k;
+  const tfcc_conv_geom *g;
+  const tfcc_conv_requant *q;
+  const int16_t *in, *zero;
+  const int8_t *w;
+  const int64_t *b64;
+  const int32_t *b32;
+  int16_t *out;
+  uint8_t *mem; /* per thread: a tile's row pointers, then its im2col rows (flat) */
+  size_t per_thread, ptr_bytes, row_bytes, panel_bytes;
+  size_t M, m_chunk, n_mchunks;
+} q16_conv_job;
+
+/* Row pointers of pixels [m, m + MR) (the last one repeated past mend), per tap. */
+static void q16_tile_rows(const tfcc_conv_geom *g, const int16_t *in, const int16_t *zero, size_t m,
+                          size_t mend, int mr, const int16_t **a) {
+  const size_t C = (size_t)g->in_c;
+  for (int i = 0; i < mr; i++) {
+    const size_t p = m + (size_t)i < mend ? m + (size_t)i : mend - 1;
+    const int32_t ox = (int32_t)(p % (size_t)g->out_w);
+    const size_t r = p / (size_t)g->out_w;
+    const int32_t oy = (int32_t)(r % (size_t)g->out_h);
+    const size_t b = r / (size_t)g->out_h;
+    const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+    size_t t = 0;
+    for (int32_t fy = 0; fy < g->filter_h; fy++) {
+      const int32_t iy = iy0 + g->dil_h * fy;
+      for (int32_t fx = 0; fx < g->filter_w; fx++, t++) {
+        const int32_t ix = ix0 + g->dil_w * fx;
+        a[t * (size_t)mr + (size_t)i] =
+            iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w
+                ? zero
+                : in + ((b * (size_t)g->in_h + (size_t)iy) * (size_t)g->in_w + (size_t)ix) * C;
+      }
+    }
+  }
+}
+
+/* r for channels [n0, n0 + nc) (the others zero); false where a shift is outside what
+ * tfcc_requant64 defines (the scalar reference function then runs). */
+static bool q16_req_init(const tfcc_conv_requant *q, const int64_t *b64, int32_t n0, int nc,
+                         tfcc_q16_gemm_req *r) {
+  const int64_t lim = (int64_t)1 << 47;
+  memset(r, 0, sizeof *r);
+  r->offset = q->output_offset, r->act_min = q->act_min, r->act_max = q->act_max;
+  for (int n = 0; n < nc; n++) {
+    const int32_t c = n0 + n, k = c * q->mult_stride, qm = q->mult[k];
+    const int ts = 15 - q->shift[k];
+    if (ts < 1 || ts > 62) return false;
+    int64_t b = b64 ? b64[c] : 0;
+    r->bias[n] = b > lim ? lim : (b < -lim ? -lim : b);
+    r->mult[n] = qm < 0x7FFF0000 ? (qm + (1 << 15)) >> 16 : 0x7FFF;
+    r->round[n] = (int64_t)1 << (ts - 1);
+    r->shift[n] = ts;
+  }
+  return true;
+}
+
+/* Shallow inputs: the im2col rows of pixels [m, m + MR) (the last one repeated past mend),
+ * ks * in_c int16 each, at rows (row_elems apart); a[i] points to row i. */
+static void q16_tile_im2col(const tfcc_conv_geom *g, const int16_t *in, size_t m, size_t mend,
+                            int mr, int16_t *rows, size_t row_elems, const int16_t **a) {
+  const size_t C = (size_t)g->in_c;
+  for (int i = 0; i < mr; i++) {
+    const size_t p = m + (size_t)i < mend ? m + (size_t)i : mend - 1;
+    const int32_t ox = (int32_t)(p % (size_t)g->out_w);
+    const size_t r = p / (size_t)g->out_w;
+    const int32_t oy = (int32_t)(r % (size_t)g->out_h);
+    const size_t b = r / (size_t)g->out_h;
+    const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+    int16_t *row = rows + (size_t)i * row_elems;
+    for (int32_t fy = 0; fy < g->filter_h; fy++) {
+      const int32_t iy = iy0 + g->dil_h * fy;
+      for (int32_t fx = 0; fx < g->filter_w; fx++, row += C) {
+        const int32_t ix = ix0 + g->dil_w * fx;
+        if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w)
+          memset(row, 0, C * sizeof(int16_t));
+        else
+          memcpy(row, in + ((b * (size_t)g->in_h + (size_t)iy) * (size_t)g->in_w + (size_t)ix) * C,
+                 C * sizeof(int16_t));
+      }
+    }
+    a[i] = rows + (size_t)i * row_elems;
+  }
+}
+
+/* The tile's sums of rows [m, m + MR) (past m1 not stored), channels [n0, n0 + nc), out. */
+static void q16_tile_store(const q16_conv_job *j, const int64_t *acc, size_t m, size_t m1,
+                           int32_t n0, int nc, bool vreq, const tfcc_q16_gemm_req *r) {
+  const size_t mr = (size_t)j->k->mr, nr = (size_t)j->k->nr, oc = (size_t)j->g->out_c;
+  const size_t rows = m1 - m < mr ? m1 - m : mr;
+  int16_t *o = j->out + m * oc + (size_t)n0;
+  if (vreq) {
+    j->k->req(rows, (size_t)nc, acc, r, o, oc);
+    return;
+  }
+  for (size_t i = 0; i < rows; i++, o += oc) {
+    const int64_t *s = acc + i * nr;
+    if (j->b32)
+      for (int n = 0; n < nc; n++)
+        o[n] = (int16_t)tfcc_requant16_b32(s[n], j->b32[n0 + n], j->q, n0 + n);
+    else
+      for (int n = 0; n < nc; n++)
+        o[n] = (int16_t)tfcc_requant64(s[n], j->b64 ? j->b64[n0 + n] : 0, j->q, n0 + n);
+  }
+}
+
+/* Shallow inputs with at most Q16_FLAT_PANELS panels: a task is a range of pixels, each tile's
+ * im2col rows made once for all panels. */
+enum { Q16_FLAT_PANELS = 8 };
+static void q16_conv_task_flat(void *ctx, size_t task, int thread) {
+  const q16_conv_job *j = ctx;
+  const tfcc_conv_geom *g = j->g;
+  const tfcc_q16_gemm_kernel *k = j->k;
+  const int mr = k->mr, nr = k->nr;
+  const size_t m0 = task * j->m_chunk;
+  const size_t m1 = m0 + j->m_chunk < j->M ? m0 + j->m_chunk : j->M;
+  const size_t np = ((size_t)g->out_c + (size_t)nr - 1) / (size_t)nr;
+  uint8_t *mem = j->mem + (size_t)thread * j->per_thread;
+  const int16_t **a = (const int16_t **)(void *)mem;
+  int16_t *rows = (int16_t *)(void *)(mem + j->ptr_bytes);
+  const size_t flat_k = (size_t)g->filter_h * g->filter_w * (size_t)g->in_c;
+  int64_t acc[TFCC_Q16_GEMM_MAX_MR * TFCC_Q16_GEMM_MAX_NR];
+  tfcc_q16_gemm_req r[Q16_FLAT_PANELS];
+  bool vreq[Q16_FLAT_PANELS];
+  for (size_t p = 0; p < np; p++) {
+    const int32_t n0 = (int32_t)p * nr;
+    const int nc = g->out_c - n0 < nr ? g->out_c - n0 : nr;
+    vreq[p] = !j->b32 && q16_req_init(j->q, j->b64, n0, nc, &r[p]);
+  }
+  for (size_t m = m0; m < m1; m += (size_t)mr) {
+    q16_tile_im2col(g, j->in, m, m1, mr, rows, j->row_bytes / sizeof(int16_t), a);
+    for (size_t p = 0; p < np; p++) {
+      const int32_t n0 = (int32_t)p * nr;
+      k->fn(1, flat_k, a, j->w + p * j->panel_bytes, acc);
+      q16_tile_store(j, acc, m, m1, n0, g->out_c - n0 < nr ? g->out_c - n0 : nr, vreq[p], &r[p]);
+    }
+  }
+}
+
+static void q16_conv_task(void *ctx, size_t task, int thread) {
+  const q16_conv_job *j = ctx;
+  const tfcc_conv_geom *g = j->g;
+  const tfcc_q16_gemm_kernel *k = j->k;
+  const int mr = k->mr, nr = k->nr;
+  const size_t panel = task / j->n_mchunks, mc = task % j->n_mchunks;
+  const size_t m0 = mc * j->m_chunk;
+  const size_t m1 = m0 + j->m_chunk < j->M ? m0 + j->m_chunk : j->M;
+  const int32_t n0 = (int32_t)panel * nr;
+  const int nc = g->out_c - n0 < nr ? g->out_c - n0 : nr;
+  uint8_t *mem = j->mem + (size_t)thread * j->per_thread;
+  const int16_t **a = (const int16_t **)(void *)mem;
+  int16_t *rows = (int16_t *)(void *)(mem + j->ptr_bytes);
+  const int8_t *w = j->w + panel * j->panel_bytes;
+  const size_t ks = (size_t)g->filter_h * g->filter_w;
+  const size_t flat_k = ks * (size_t)g->in_c, row_elems = j->row_bytes / sizeof(int16_t);
+  int64_t acc[TFCC_Q16_GEMM_MAX_MR * TFCC_Q16_GEMM_MAX_NR];
+  tfcc_q16_gemm_req r;
+  const bool vreq = !j->b32 && q16_req_init(j->q, j->b64, n0, nc, &r);
+  for (size_t m = m0; m < m1; m += (size_t)mr) {
+    if (j->row_bytes) {
+      q16_tile_im2col(g, j->in, m, m1, mr, rows, row_elems, a);
+      k->fn(1, flat_k, a, w, acc);
+    } else {
+      q16_tile_rows(g, j->in, j->zero, m, m1, mr, a);
+      k->fn(ks, (size_t)g->in_c, a, w, acc);
+    }
+    q16_tile_store(j, acc, m, m1, n0, nc, vreq, &r);
+  }
+}
+
+void tfcc_q16_gemm_conv(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
+                        const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int16_t *in,
+                        const int8_t *w, const int64_t *bias64, const int32_t *bias32, int16_t *out,
+                        void *scratch) {
+  const int threads = tfcc_threadpool_size(pool);
+  q16_layout l;
+  if (!q16_layout_of(g, threads, &l)) return; /* the caller checked the scratch size */
+  const size_t M = (size_t)g->batches * g->out_h * g->out_w;
+  if (M == 0 || g->out_c <= 0) return;
+  memset(scratch, 0, l.zero_bytes);
+  const size_t n_panels = ((size_t)g->out_c + (size_t)k->nr - 1) / (size_t)k->nr;
+  const size_t tiles = (M + (size_t)k->mr - 1) / (size_t)k->mr;
+  /* about 4 tasks per thread where the pixels allow */
+  const bool flat = l.row_bytes && n_panels <= Q16_FLAT_PANELS;
+  size_t n_mchunks = 1;
+  if (threads > 1) {
+    n_mchunks = flat ? 4 * (size_t)threads : (4 * (size_t)threads + n_panels - 1) / n_panels;
+    if (n_mchunks > tiles) n_mchunks = tiles;
+  }
+  const size_t m_chunk = (tiles + n_mchunks - 1) / n_mchunks * (size_t)k->mr;
+  size_t ks = (size_t)g->filter_h * g->filter_w, kc = (size_t)g->in_c;
+  if (l.row_bytes) kc *= ks, ks = 1;
+  q16_conv_job j = {.k = k,
+                    .g = g,
+                    .q = q,
+                    .in = in,
+                    .zero = (const int16_t *)scratch,
+                    .w = w,
+                    .b64 = bias64,
+                    .b32 = bias32,
+                    .out = out,
+                    .mem = (uint8_t *)scratch + l.zero_bytes,
+                    .per_thread = l.ptr_bytes + (size_t)TFCC_Q16_GEMM_MAX_MR * l.row_bytes,
+                    .ptr_bytes = l.ptr_bytes,
+                    .row_bytes = l.row_bytes,
+                    .panel_bytes = ks * ((kc + 1) / 2) * (size_t)k->nr * 2,
+                    .M = M,
+                    .m_chunk = m_chunk,
+                    .n_mchunks = (M + m_chunk - 1) / m_chunk};
+  if (flat)
+    tfcc_threadpool_run(pool, j.n_mchunks, q16_conv_task_flat, &j);
+  else
+    tfcc_threadpool_run(pool, n_panels * j.n_mchunks, q16_conv_task, &j);
+}

@@ -1,0 +1,117 @@
+/* int16 x int8 GEMM with packed weights and a register tile (the 16x8 quantized CONV_2D:
+ * int16 activations, int8 weights with zero point 0): tfcc_conv_i16's results bit for bit
+ * (kernels/ref/conv.c), much faster than the per-output dot products of q16-dot.
+ *
+ * The micro-kernel (gemm_body.h, one portable body built per ISA on the small vector
+ * primitives of q16v_<isa>.h) computes an MR x NR tile of exact int64 sums: MR output pixels
+ * (rows of an implicit im2col: per filter tap one input row of in_c int16 per pixel, or a row
+ * of zeros outside the image) against NR output channels, whose weights are packed once (at
+ * the operator's init) as pairs, [tap][pair][NR][2] int8, widened to int16 as they are loaded,
+ * so that one multiply-add of pairs (x86 VPMADDWD, NEON SMULL + ADDP, SIMD128
+ * i32x4.dot_i16x8_s) adds two products into each channel's int32 lane. A lane takes at most
+ * TFCC_Q16_GEMM_FLUSH pairs (|x| <= 2^15, |w| <= 2^7: a product is at most 2^22 in size,
+ * 2 * 128 of them at most 2^30) before it is added into the tile's int64 sums, so every sum
+ * equals the reference kernel's int64 accumulator: integer sums are exact in any order. The
+ * requantization (tfcc_requant64's arithmetic taken apart per channel, vectorised by the
+ * compiler; with an int32 bias tfcc_requant16_b32 itself) gives the reference's bits. */
+#ifndef TFCC_KERNELS_Q16_GEMM_GEMM_H
+#define TFCC_KERNELS_Q16_GEMM_GEMM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/threadpool.h"
+#include "kernels/dispatch_table.h"
+#include "kernels/ref/conv.h"
+#include "tfcc/tfcc.h"
+
+/* Pairs of products per int32 lane between two flushes to int64. */
+#define TFCC_Q16_GEMM_FLUSH 128
+/* The largest tile of any variant. */
+#define TFCC_Q16_GEMM_MAX_MR 8
+#define TFCC_Q16_GEMM_MAX_NR 32
+
+/* acc[m * NR + n] = sum over taps t < ks and k < kc of a[t * MR + m][k] * w(t, k, n), in
+ * int64, for m < MR, n < NR; w is one panel of the packing (tfcc_q16_gemm_pack: [ks][(kc + 1)
+ * / 2][NR][2] int8, zero past kc). a holds MR row pointers per tap (the driver repeats the
+ * last pixel's rows in a partial tile); a row is read for kc elements only (an odd kc's last
+ * pair reads one). */
+typedef void (*tfcc_q16_gemm_fn)(size_t ks, size_t kc, const int16_t *const *a, const int8_t *w,
+                                 int64_t *acc);
+
+/* tfcc_requant64 (kernels/ref/conv_acc.h) of NR channels, taken apart per channel: the bias
+ * clamped to +-2^47, the multiplier reduced to 16 bits, the rounding 2^(s - 1) and the right
+ * shift s = 15 - shift (1..62). */
+typedef struct tfcc_q16_gemm_req {
+  int64_t bias[TFCC_Q16_GEMM_MAX_NR], mult[TFCC_Q16_GEMM_MAX_NR];
+  int64_t round[TFCC_Q16_GEMM_MAX_NR], shift[TFCC_Q16_GEMM_MAX_NR];
+  int32_t offset, act_min, act_max;
+} tfcc_q16_gemm_req;
+
+/* out[i * out_stride + n] = tfcc_requant64(acc[i * NR + n], ...) by r, for i < rows, n < nc. */
+typedef void (*tfcc_q16_gemm_req_fn)(size_t rows, size_t nc, const int64_t *acc,
+                                     const tfcc_q16_gemm_req *r, int16_t *out, size_t out_stride);
+
+typedef struct tfcc_q16_gemm_kernel {
+  const char *name;
+  tfcc_isa isa;
+  tfcc_q16_gemm_fn fn;
+  tfcc_q16_gemm_req_fn req;
+  int mr, nr;
+} tfcc_q16_gemm_kernel;
+
+TFCC_DISPATCH_TABLE_DECL(tfcc_q16_gemm, tfcc_q16_gemm_kernel);
+
+#define TFCC_Q16_GEMM_VARIANT(sfx) \
+  void tfcc_q16_gemm_##sfx(size_t ks, size_t kc, const int16_t *const *a, const int8_t *w, \
+                           int64_t *acc); \
+  void tfcc_q16_gemm_req_##sfx(size_t rows, size_t nc, const int64_t *acc, \
+                               const tfcc_q16_gemm_req *r, int16_t *out, size_t out_stride)
+TFCC_Q16_GEMM_VARIANT(avx512);
+TFCC_Q16_GEMM_VARIANT(avx2);
+TFCC_Q16_GEMM_VARIANT(neon);
+TFCC_Q16_GEMM_VARIANT(wasmsimd);
+TFCC_Q16_GEMM_VARIANT(scalar);
+
+/* Tiles per variant (gemm_body.h builds MR x NR; dispatch.c lists them). */
+enum {
+  TFCC_Q16_GEMM_MR_avx512 = 6,
+  TFCC_Q16_GEMM_NR_avx512 = 32,
+  TFCC_Q16_GEMM_MR_avx2 = 4,
+  TFCC_Q16_GEMM_NR_avx2 = 16,
+  TFCC_Q16_GEMM_MR_neon = 6,
+  TFCC_Q16_GEMM_NR_neon = 8,
+  TFCC_Q16_GEMM_MR_wasmsimd = 4,
+  TFCC_Q16_GEMM_NR_wasmsimd = 8,
+  TFCC_Q16_GEMM_MR_scalar = 2,
+  TFCC_Q16_GEMM_NR_scalar = 8
+};
+
+/* Shallow inputs (kc < TFCC_Q16_GEMM_FLAT_KC, more than one tap, ks * kc at most
+ * TFCC_Q16_GEMM_FLAT_K) run as one tap of depth ks * kc: the driver copies the im2col rows into
+ * its scratch and the packing is made for that depth. */
+#define TFCC_Q16_GEMM_FLAT_KC 16
+#define TFCC_Q16_GEMM_FLAT_K 4096
+bool tfcc_q16_gemm_flat(int32_t ks, int32_t kc);
+
+/* The packing of an OHWI filter [oc][ks][kc] (int8, zero point 0) for k: its size in bytes
+ * (0: too large), then the panels of NR output channels into w (that many bytes). Made once
+ * from constant weights (the operator's init). */
+size_t tfcc_q16_gemm_packed_bytes(const tfcc_q16_gemm_kernel *k, int32_t oc, int32_t ks,
+                                  int32_t kc);
+void tfcc_q16_gemm_pack(const tfcc_q16_gemm_kernel *k, int32_t oc, int32_t ks, int32_t kc,
+                        const int8_t *filter, int8_t *w);
+
+/* tfcc_conv_i16's results (kernels/ref/conv.h) on k and its packing w of the filter, for
+ * ungrouped convolutions with input offset 0 (tfcc_q16_gemm_conv_fits); scratch of
+ * tfcc_q16_gemm_conv_scratch bytes (64-byte aligned) for `threads` threads; pool may be NULL.
+ * An int32 bias runs tfcc_requant16_b32 per output. */
+bool tfcc_q16_gemm_conv_fits(const tfcc_conv_geom *g, const tfcc_conv_requant *q);
+size_t tfcc_q16_gemm_conv_scratch(const tfcc_conv_geom *g, int threads);
+void tfcc_q16_gemm_conv(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
+                        const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int16_t *in,
+                        const int8_t *w, const int64_t *bias64, const int32_t *bias32, int16_t *out,
+                        void *scratch);
+
+#endif

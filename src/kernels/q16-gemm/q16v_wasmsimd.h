@@ -1,0 +1,28 @@
+/* q16-gemm vector primitives (gemm_body.h lists them), WebAssembly SIMD128: i32x4.dot_i16x8_s
+ * on 4 lanes. */
+#ifndef TFCC_KERNELS_Q16_GEMM_Q16V_WASMSIMD_H
+#define TFCC_KERNELS_Q16_GEMM_Q16V_WASMSIMD_H
+
+#include <stdint.h>
+#include <string.h>
+#include <wasm_simd128.h>
+
+typedef v128_t q16v;
+typedef v128_t q16x;
+typedef v128_t q16w;
+#define Q16V_N 4
+
+static inline q16v q16v_zero(void) { return wasm_i32x4_splat(0); }
+static inline q16w q16v_ldw(const int8_t *p) { return wasm_i16x8_load8x8(p); }
+static inline q16x q16x_pair(const int16_t *p) {
+  int32_t v;
+  memcpy(&v, p, sizeof v);
+  return wasm_i32x4_splat(v);
+}
+static inline q16x q16x_one(const int16_t *p) { return wasm_i32x4_splat((int32_t)(uint16_t)*p); }
+static inline q16v q16v_madd(q16v acc, q16x x, q16w w) {
+  return wasm_i32x4_add(acc, wasm_i32x4_dot_i16x8(x, w));
+}
+static inline void q16v_st(int32_t *p, q16v v) { wasm_v128_store(p, v); }
+
+#endif
