@@ -116,17 +116,25 @@ typedef struct q16_conv_job {
   size_t M, m_chunk, n_mchunks;
 } q16_conv_job;
 
+/* Output pixel p's batch and the input row and column of its window's first tap. */
+static void q16_pixel_origin(const tfcc_conv_geom *g, size_t p, size_t *b, int32_t *iy0,
+                             int32_t *ix0) {
+  const int32_t ox = (int32_t)(p % (size_t)g->out_w);
+  const size_t r = p / (size_t)g->out_w;
+  const int32_t oy = (int32_t)(r % (size_t)g->out_h);
+  *b = r / (size_t)g->out_h;
+  *iy0 = oy * g->stride_h - g->pad_h;
+  *ix0 = ox * g->stride_w - g->pad_w;
+}
+
 /* Row pointers of pixels [m, m + MR) (the last one repeated past mend), per tap. */
 static void q16_tile_rows(const tfcc_conv_geom *g, const int16_t *in, const int16_t *zero, size_t m,
                           size_t mend, int mr, const int16_t **a) {
   const size_t C = (size_t)g->in_c;
   for (int i = 0; i < mr; i++) {
-    const size_t p = m + (size_t)i < mend ? m + (size_t)i : mend - 1;
-    const int32_t ox = (int32_t)(p % (size_t)g->out_w);
-    const size_t r = p / (size_t)g->out_w;
-    const int32_t oy = (int32_t)(r % (size_t)g->out_h);
-    const size_t b = r / (size_t)g->out_h;
-    const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+    size_t b;
+    int32_t iy0, ix0;
+    q16_pixel_origin(g, m + (size_t)i < mend ? m + (size_t)i : mend - 1, &b, &iy0, &ix0);
     size_t t = 0;
     for (int32_t fy = 0; fy < g->filter_h; fy++) {
       const int32_t iy = iy0 + g->dil_h * fy;
@@ -167,12 +175,9 @@ static void q16_tile_im2col(const tfcc_conv_geom *g, const int16_t *in, size_t m
                             int mr, int16_t *rows, size_t row_elems, const int16_t **a) {
   const size_t C = (size_t)g->in_c;
   for (int i = 0; i < mr; i++) {
-    const size_t p = m + (size_t)i < mend ? m + (size_t)i : mend - 1;
-    const int32_t ox = (int32_t)(p % (size_t)g->out_w);
-    const size_t r = p / (size_t)g->out_w;
-    const int32_t oy = (int32_t)(r % (size_t)g->out_h);
-    const size_t b = r / (size_t)g->out_h;
-    const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+    size_t b;
+    int32_t iy0, ix0;
+    q16_pixel_origin(g, m + (size_t)i < mend ? m + (size_t)i : mend - 1, &b, &iy0, &ix0);
     int16_t *row = rows + (size_t)i * row_elems;
     for (int32_t fy = 0; fy < g->filter_h; fy++) {
       const int32_t iy = iy0 + g->dil_h * fy;
