@@ -18,6 +18,7 @@
 #include "ops/f32_fast.h"
 #include "ops/hybrid.h"
 #include "kernels/tflite-f32/eigen_f32.h"
+#include "ops/work_estimate.h"
 
 typedef struct bmm_params {
   bool adj_x, adj_y;
@@ -302,8 +303,8 @@ static int64_t bmm_macs(const tfcc_op_ctx *ctx) {
   tfcc_bmm_dims d;
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || bmm_shapes(&c, &d, &orank, od) != TFCC_OK) return 0;
-  int64_t n = (int64_t)d.m * d.n * d.k;
-  for (int32_t i = 0; i < d.nbd; i++) n *= d.out_b[i];
+  int64_t n = tfcc_work_mul3(d.m, d.n, d.k); /* saturating: empty batches of any size */
+  for (int32_t i = 0; i < d.nbd; i++) n = tfcc_work_mul(n, d.out_b[i]);
   return n;
 }
 

@@ -9,6 +9,7 @@
 #include "kernels/ref/conv3d.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/op.h"
+#include "ops/work_estimate.h"
 
 static bool is_transpose(const tfcc_op_ctx *ctx) {
   return ctx->node && ctx->node->builtin == TFCC_OP_CONV_3D_TRANSPOSE;
@@ -135,9 +136,11 @@ static int64_t macs(const tfcc_op_ctx *ctx) {
   const tfcc_tensor *bias;
   tfcc_op_quiet q;
   if (!ctx->node || geom(tfcc_op_quiet_ctx(ctx, &q), &g, &bias) != TFCC_OK) return 0;
-  const int64_t k = (int64_t)g.f_d * g.f_h * g.f_w * g.in_c * g.out_c;
-  return is_transpose(ctx) ? k * g.batches * g.in_d * g.in_h * g.in_w
-                           : k * g.batches * g.out_d * g.out_h * g.out_w;
+  const int64_t k =
+      tfcc_work_mul(tfcc_work_mul3(g.f_d, g.f_h, g.f_w), tfcc_work_mul(g.in_c, g.out_c));
+  const int64_t k_b = tfcc_work_mul(k, g.batches);
+  return is_transpose(ctx) ? tfcc_work_mul(k_b, tfcc_work_mul3(g.in_d, g.in_h, g.in_w))
+                           : tfcc_work_mul(k_b, tfcc_work_mul3(g.out_d, g.out_h, g.out_w));
 }
 
 const tfcc_op_def tfcc_op_conv_3d = {
