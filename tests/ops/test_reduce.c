@@ -636,6 +636,12 @@ static void test_edges(void) {
   int32_t pacc[1];
   o8 = 0;
   CHECK(tfcc_reduce_prod_q(&ps, TFCC_INT8, px, 0, &o8, -1, 0x70000000, 7, pacc) && o8 == 127);
+  /* int8 MEAN (QuantizedMeanOrSum) with scales 3e38 / 1e-38 (an infinite ratio) over a zero sum:
+     NaN, whose int conversion was undefined (fuzz53: UBSan at reduce.c:249); the zero point */
+  const int32_t zsum[1] = {0};
+  o8 = 0;
+  tfcc_reduce_quantized_mean_or_sum_finish(&ps, TFCC_INT8, zsum, 0, 3e38f, &o8, 7, 1e-38f, false);
+  CHECK(o8 == 7);
 }
 
 int main(void) {

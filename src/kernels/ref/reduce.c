@@ -244,6 +244,9 @@ void tfcc_reduce_quantized_mean_or_sum_finish(const tfcc_reduce_shape *s, tfcc_d
     for (int64_t j = 0; j < s->out_count; j++) {
       float mean = (float)acc[j] / (float)n;
       float r = roundf(mean * scale + bias) + (float)out_zp;
+      /* an infinite scale ratio (a file's scales) times a zero sum is NaN, whose int conversion
+       * is undefined (TFLite's too): the zero point (fuzz53, reduce.c:249 under UBSan) */
+      if (r != r) r = (float)out_zp;
       if ((float)hi < r) r = (float)hi;
       if (r < (float)lo) r = (float)lo;
       tfcc_q_store(dt, out, j, (int32_t)r);
