@@ -633,6 +633,16 @@ ACCEPTED = [
                            T(S.UINT8, [1, 3, 4, 3], q=(0.0157, 127), const=[130] * 36),
                            T(I32, [2], q=(6.15e-5, 0), const=[0, 0])],
         [T(S.UINT8, [1, 0, 8, 2], q=(0.0192, 127))], {"padding": "SAME", "stride_w": 2, "stride_h": 2})),
+    # fuzz53: an int8 CONV_2D of an empty input (height 0) in 2^31 - 1 batches, per-channel
+    # filter scales with negative ones (the reference kernel runs it): it walked every batch of
+    # its empty output (10 s under ASan for 2^28 in fuzz_model_run)
+    ("conv_2d_i8_empty_2p31_batches", lambda: one(
+        "CONV_2D", [T(S.INT8, [(1 << 31) - 1, 0, 16, 8], q=(0.5, 0)),
+                    T(S.INT8, [16, 3, 3, 8], q={"scale": [0.003, -0.003] * 8, "zero_point": [0] * 16,
+                                                "quantized_dimension": 0}, const=[1, 2, 3, 4] * 288),
+                    T(I32, [16], q={"scale": [0.0015, -0.0015] * 8, "zero_point": [0] * 16,
+                                    "quantized_dimension": 0}, const=[0] * 16)],
+        [T(S.INT8, [(1 << 31) - 1, 0, 16, 16], q=(1.0, 0))], {"padding": "SAME", "stride_w": 1, "stride_h": 1})),
     # fuzz52: start indices near the int64 ends (skipped: outside the operand); their position
     # plus the window index, times the stride, overflowed int64 (fuzz_model_run's
     # stablehlo_scatter_i64idx_add_f32 with input bytes as indices)
