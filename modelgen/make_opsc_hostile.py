@@ -411,6 +411,14 @@ MODELS = [
      "weights tensor 1 (w) is int2 with zero point 1 at index 1 (TFLite runs int4 / int2 weights only with zero point 0)"),
     ("fully_connected_int4_zero_point", lambda: packed_fc_zero_point(S.INT4),
      "weights tensor 1 (w) is int4 with zero point 1 at index 1"),
+    # fuzz53 (stage-5-like run, seed 55): a CONV_3D depth dilation of 1668505465: the effective
+    # window (k - 1) * dilation + 1 overflowed int32 in prepare; refused as the 2-D geometry
+    ("conv_3d_dilation_1668505465", lambda: one("CONV_3D", [T(F32, [1, 4, 4, 4, 1]), T(F32, [3, 1, 1, 1, 1], const=[1.0] * 3)],
+                                                [T(F32, [1, 4, 4, 4, 1])],
+                                                {"padding": "SAME", "stride_d": 1, "stride_w": 1, "stride_h": 1,
+                                                 "dilation_d_factor": 1668505465, "dilation_w_factor": 1,
+                                                 "dilation_h_factor": 1}),
+     "CONV_3D: window positions (output 4 x 4 x 4, strides 1, 1, 1, dilations 1668505465, 1, 1) pass int32"),
     # fuzz53: a block_size whose square passes int32 (65536 * 65536 overflowed in prepare)
     ("depth_to_space_block_65536", lambda: one("DEPTH_TO_SPACE", [T(F32, [1, 1, 1, 4])], [T(F32, [1, 2, 2, 1])],
                                                {"block_size": 65536}),
