@@ -651,6 +651,13 @@ ACCEPTED = [
                     T(I32, [16], q={"scale": [0.0015, -0.0015] * 8, "zero_point": [0] * 16,
                                     "quantized_dimension": 0}, const=[0] * 16)],
         [T(S.INT8, [(1 << 31) - 1, 0, 16, 16], q=(1.0, 0))], {"padding": "SAME", "stride_w": 1, "stride_h": 1})),
+    # fuzz53 (stage-5-like run, seed 55): a CONV_3D_TRANSPOSE whose input [1, 33554435, 67108864,
+    # 0, 3] is empty: the reference walked its 2.3e15 empty rows (past the fuzzer's 20 s)
+    ("conv_3d_transpose_empty_input", lambda: one(
+        "CONV_3D_TRANSPOSE", [T(I32, [5], const=[1, 4, 4, 5, 2]), T(F32, [2, 3, 2, 2, 3], const=[0.5] * 72),
+                              T(F32, [1, 33554435, 67108864, 0, 3]), T(F32, [2], const=[0.25, -0.25])],
+        [T(F32, [1, 4, 4, 5, 2])], {"padding": "VALID", "stride_d": 1, "stride_w": 1, "stride_h": 1,
+                                    "dilation_d_factor": 1, "dilation_w_factor": 1, "dilation_h_factor": 1})),
     # fuzz52: start indices near the int64 ends (skipped: outside the operand); their position
     # plus the window index, times the stride, overflowed int64 (fuzz_model_run's
     # stablehlo_scatter_i64idx_add_f32 with input bytes as indices)
