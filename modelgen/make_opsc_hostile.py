@@ -109,6 +109,48 @@ def one(op, ins, outs, opts=None):
     return single("hostile", op, ins, outs, opts).build()[0]
 
 
+def shape_only(op, ins, outs, opts=None):
+    """one() for inputs too large to fill: no runtime values are drawn (only the model is
+    written)."""
+    for t in ins:
+        if t is not OMIT and t.const is None:
+            t.values = []
+    return one(op, ins, outs, opts)
+
+
+def detect_opts(max_det, regular, dpc, classes):
+    return flexbuf.map_bytes({"max_detections": max_det, "max_classes_per_detection": 1,
+                              "detections_per_class": dpc, "use_regular_nms": regular,
+                              "nms_score_threshold": 0.0, "nms_iou_threshold": 0.5,
+                              "num_classes": classes, "y_scale": 10.0, "x_scale": 10.0, "h_scale": 5.0,
+                              "w_scale": 5.0})
+
+
+def detect_work(n, classes, max_det, regular, dpc):
+    """fuzz53: TFLite_Detection_PostProcess over n boxes of `classes` classes (and a background
+    column), its inputs graph inputs."""
+    ins = [T(F32, [1, n, 4]), T(F32, [1, n, classes + 1]), T(F32, [n, 4])]
+    outs = [T(F32, [1, max_det, 4]), T(F32, [1, max_det]), T(F32, [1, max_det]), T(F32, [1])]
+    return shape_only("CUSTOM:TFLite_Detection_PostProcess", ins, outs, detect_opts(max_det, regular, dpc, classes))
+
+
+def dynamic_pool_512():
+    """fuzz53: RESHAPE of a [262144] input to the shape a second input gives, then a SAME
+    average pooling with a 512 x 512 window: with the shape [1, 512, 512, 1] the pooling (whose
+    shapes come with the data: a dynamic node, no estimate before the run) walks 6.9e10 taps.
+    tests/ops/test_opsc_hostile_models.c runs it under tfcc_session_set_run_max_work."""
+    m = S.Model(description="hostile dynamic pooling")
+    x = m.add_tensor("x", F32, [512 * 512])
+    shape = m.add_tensor("shape", I32, [4])
+    r = m.add_tensor("r", F32, [1, 512, 512, 1])
+    y = m.add_tensor("y", F32, [1, 512, 512, 1])
+    m.add_op("RESHAPE", [x, shape], [r], {})
+    m.add_op("AVERAGE_POOL_2D", [r], [y], {"padding": "SAME", "stride_w": 1, "stride_h": 1, "filter_width": 512,
+                                           "filter_height": 512})
+    m.inputs, m.outputs = [x, shape], [y]
+    return S.serialize(m)
+
+
 def moe(changes=(), gate_const=True, linear_n=24, src=(3, 4)):
     """sweep7: moe with 2 experts, 2 a token, model_dim 4, hidden_dim 3 over 3 tokens; changes:
     options replaced (None: removed; changes None: no options at all)."""
@@ -158,6 +200,15 @@ def lstm_ln_scale(scale):
     layer-norm coefficients have quantization scale `scale`."""
     c = seq_cases.seq_lstm_case("hostile_lstm_ln_scale", "i8", 2, 3, 5, 6, 4, ln=True, proj=True)
     c.tensors["l1"].q = (scale, 0)
+    return c.build()[0]
+
+
+def svdf_out_quant(scale, zp):
+    """fuzz53: a full-integer SVDF (seq_cases, 3 steps) whose outputs have quantization (scale, zp)."""
+    c = seq_cases.svdf_case("hostile_svdf_out_quant", "i8", 2, 5, 4, 3, 1)
+    for k, t in c.tensors.items():
+        if k.startswith("y"):
+            t.q = (scale, zp)
     return c.build()[0]
 
 
@@ -360,6 +411,27 @@ MODELS = [
      "weights tensor 1 (w) is int2 with zero point 1 at index 1 (TFLite runs int4 / int2 weights only with zero point 0)"),
     ("fully_connected_int4_zero_point", lambda: packed_fc_zero_point(S.INT4),
      "weights tensor 1 (w) is int4 with zero point 1 at index 1"),
+    # fuzz53 (stage-5-like run, seed 55): a CONV_3D depth dilation of 1668505465: the effective
+    # window (k - 1) * dilation + 1 overflowed int32 in prepare; refused as the 2-D geometry
+    ("conv_3d_dilation_1668505465", lambda: one("CONV_3D", [T(F32, [1, 4, 4, 4, 1]), T(F32, [3, 1, 1, 1, 1], const=[1.0] * 3)],
+                                                [T(F32, [1, 4, 4, 4, 1])],
+                                                {"padding": "SAME", "stride_d": 1, "stride_w": 1, "stride_h": 1,
+                                                 "dilation_d_factor": 1668505465, "dilation_w_factor": 1,
+                                                 "dilation_h_factor": 1}),
+     "CONV_3D: window positions (output 4 x 4 x 4, strides 1, 1, 1, dilations 1668505465, 1, 1) pass int32"),
+    # fuzz53: a block_size whose square passes int32 (65536 * 65536 overflowed in prepare)
+    ("depth_to_space_block_65536", lambda: one("DEPTH_TO_SPACE", [T(F32, [1, 1, 1, 4])], [T(F32, [1, 2, 2, 1])],
+                                               {"block_size": 65536}),
+     "DEPTH_TO_SPACE: block_size 65536 (1..46340: its square must fit int32)"),
+    ("space_to_depth_block_46341", lambda: one("SPACE_TO_DEPTH", [T(F32, [1, 2, 2, 1])], [T(F32, [1, 1, 1, 4])],
+                                               {"block_size": 46341}),
+     "SPACE_TO_DEPTH: block_size 46341 (1..46340: its square must fit int32)"),
+    # fuzz53: an SVDF of 65536 filters x 65536 memory slots (weights given as graph inputs): the
+    # state's width 2^32 overflowed int32 in the shape check
+    ("svdf_state_width_2p32", lambda: shape_only("SVDF", [T(F32, [1, 2]), T(F32, [65536, 2]), T(F32, [65536, 65536]),
+                                                          T(F32, [65536]), T(F32, [1, 4], variable=True)],
+                                                 [T(F32, [1, 65536])], {"rank": 1}),
+     "state must be [1, 4294967296]"),
     # ops: AudioSpectrogram / Mfcc options TFLite's kernels cannot initialize with, wrong inputs
     ("audio_spectrogram_window_1", lambda: one("CUSTOM:AudioSpectrogram", [T(F32, [100, 1])], [T(F32, [1, 99, 2])],
                                                flexbuf.map_bytes({"window_size": 1, "stride": 1})),
@@ -562,6 +634,30 @@ ACCEPTED = [
         "TRANSPOSE_CONV", [T(I32, [4], const=[1, 0, 8, 2]), T(S.UINT8, [2, 3, 3, 3], q=(0.0039, 154), const=[128] * 54),
                            T(S.UINT8, [1, 3, 4, 3], q=(0.0157, 127)), T(I32, [2], q=(6.15e-5, 0), const=[0, 0])],
         [T(S.UINT8, [1, 0, 8, 2], q=(0.0192, 127))], {"padding": "SAME", "stride_w": 2, "stride_h": 2})),
+    # fuzz53: the same with every input constant: computed by the load's constant folding
+    # (passes/fold_constants.c), whose scratch of 0 bytes was NULL
+    ("transpose_conv_u8_const_output_height_0", lambda: one(
+        "TRANSPOSE_CONV", [T(I32, [4], const=[1, 0, 8, 2]), T(S.UINT8, [2, 3, 3, 3], q=(0.0039, 154), const=[128] * 54),
+                           T(S.UINT8, [1, 3, 4, 3], q=(0.0157, 127), const=[130] * 36),
+                           T(I32, [2], q=(6.15e-5, 0), const=[0, 0])],
+        [T(S.UINT8, [1, 0, 8, 2], q=(0.0192, 127))], {"padding": "SAME", "stride_w": 2, "stride_h": 2})),
+    # fuzz53: an int8 CONV_2D of an empty input (height 0) in 2^31 - 1 batches, per-channel
+    # filter scales with negative ones (the reference kernel runs it): it walked every batch of
+    # its empty output (10 s under ASan for 2^28 in fuzz_model_run)
+    ("conv_2d_i8_empty_2p31_batches", lambda: one(
+        "CONV_2D", [T(S.INT8, [(1 << 31) - 1, 0, 16, 8], q=(0.5, 0)),
+                    T(S.INT8, [16, 3, 3, 8], q={"scale": [0.003, -0.003] * 8, "zero_point": [0] * 16,
+                                                "quantized_dimension": 0}, const=[1, 2, 3, 4] * 288),
+                    T(I32, [16], q={"scale": [0.0015, -0.0015] * 8, "zero_point": [0] * 16,
+                                    "quantized_dimension": 0}, const=[0] * 16)],
+        [T(S.INT8, [(1 << 31) - 1, 0, 16, 16], q=(1.0, 0))], {"padding": "SAME", "stride_w": 1, "stride_h": 1})),
+    # fuzz53 (stage-5-like run, seed 55): a CONV_3D_TRANSPOSE whose input [1, 33554435, 67108864,
+    # 0, 3] is empty: the reference walked its 2.3e15 empty rows (past the fuzzer's 20 s)
+    ("conv_3d_transpose_empty_input", lambda: one(
+        "CONV_3D_TRANSPOSE", [T(I32, [5], const=[1, 4, 4, 5, 2]), T(F32, [2, 3, 2, 2, 3], const=[0.5] * 72),
+                              T(F32, [1, 33554435, 67108864, 0, 3]), T(F32, [2], const=[0.25, -0.25])],
+        [T(F32, [1, 4, 4, 5, 2])], {"padding": "VALID", "stride_d": 1, "stride_w": 1, "stride_h": 1,
+                                    "dilation_d_factor": 1, "dilation_w_factor": 1, "dilation_h_factor": 1})),
     # fuzz52: start indices near the int64 ends (skipped: outside the operand); their position
     # plus the window index, times the stride, overflowed int64 (fuzz_model_run's
     # stablehlo_scatter_i64idx_add_f32 with input bytes as indices)
@@ -596,6 +692,10 @@ ACCEPTED = [
                                               {"_version": 8})),
     ("gather_float8_io_v8", lambda: one("GATHER", [T(S.FLOAT8_E5M2, [4, 2]), T(I32, [2], const=[0, 3])],
                                         [T(S.FLOAT8_E5M2, [2, 2])], {"_version": 8})),
+    # fuzz53: an int8 SVDF whose output scale of 1e-30 gives a saturated rescale (-2147483647 for
+    # an odd bias) to which the output zero point -5 was added in int32 (overflow, undefined; as
+    # TFLite's int32 expression it wraps)
+    ("svdf_i8_output_scale_1e-30", lambda: svdf_out_quant(1e-30, -5)),
 ]
 
 
@@ -634,6 +734,29 @@ WORK = [
                                                                 T(I32, [], const=[150000]), T(F32, [], const=[1.0]),
                                                                 T(F32, [], const=[0.0])], [T(I32, [150000]), T(I32, [])]),
      200000 * 150000),
+    # fuzz53: the suppression's IoUs, regular (per class, keeping detections_per_class) and
+    # fast (one pass keeping max_detections), plus every score read and every box decoded
+    ("work_detect_regular_20000", lambda: detect_work(20000, 10, 100, True, 20000),
+     20000 * 11 + 20000 + 10 * (20000 * 20000 + 2 * 20000 + 100)),
+    ("work_detect_fast_20000", lambda: detect_work(20000, 10, 20000, False, 100),
+     20000 * 11 + 20000 + 20000 * 20000 + 20000 * 10 * 1),
+    # an Mfcc of 32,768 filterbank channels and DCT coefficients on a constant spectrogram row:
+    # its cosine table (2^30 entries, 8.6 GB of scratch) was computed at load, where nothing
+    # bounds the time or memory; now the node is left to the run (and its estimate reported)
+    ("work_mfcc_const_32768", lambda: one("CUSTOM:Mfcc", [T(F32, [1, 1, 33], const=[1.0] * 33),
+                                                          T(I32, [1], const=[8000])], [T(F32, [1, 1, 32768])],
+                                          flexbuf.map_bytes({"upper_frequency_limit": 4000,
+                                                             "lower_frequency_limit": 20,
+                                                             "filterbank_channel_count": 32768,
+                                                             "dct_coefficient_count": 32768})),
+     2 * 32768 * 32768 + 33 + 32768),
+    ("work_audio_spectrogram_2p20", lambda: shape_only("CUSTOM:AudioSpectrogram", [T(F32, [1 << 20, 2])],
+                                                       [T(F32, [2, 1 + ((1 << 20) - 1000) // 10, 513])],
+                                                       flexbuf.map_bytes({"window_size": 1000, "stride": 10})),
+     2 * (1 + ((1 << 20) - 1000) // 10) * (1000 + 1024 + 513 * 11)),
+    # both directions' gate products over 100 x 100 steps
+    ("work_bidi_lstm_100x100", lambda: seq_cases.bidi_lstm_case("work_bidi", 100, 100, 4, 5, 5).build()[0],
+     2 * 4 * 5 * (4 + 5) * 100 * 100),
 ]
 
 
@@ -660,6 +783,8 @@ def main():
             with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
                 f.write(make())
             idx.write("%s.tflite %d\n" % (name, macs))
+    with open(os.path.join(args.out, "dynamic_pool_512.tflite"), "wb") as f:
+        f.write(dynamic_pool_512())
     print("%d hostile models written to %s" % (len(MODELS), args.out))
 
 

@@ -715,6 +715,13 @@ TFCC_API tfcc_status tfcc_session_reset_state(tfcc_session *s);
  * timeout_us microseconds; 0 = no limit, the default) or TFCC_ERR_CANCELLED. Outputs are then
  * undefined; variables keep what the operators that ran assigned. */
 TFCC_API tfcc_status tfcc_session_set_run_timeout(tfcc_session *s, uint64_t timeout_us);
+/* Bounds each operator's work in a run: before an operator whose work estimate
+ * (tfcc_op_info.macs: multiply-adds, window taps, IoUs...) at the shapes it runs with passes
+ * `work`, the run stops with TFCC_ERR_DEADLINE naming the node and both figures. The deadline
+ * above is checked between operators; this bounds what one operator may start, including one
+ * whose shapes come with the data (a dynamic node: its estimate is taken when it is prepared
+ * in the run). 0 (the default): no limit. TFCC_ERR_INVALID_ARG for a negative work. */
+TFCC_API tfcc_status tfcc_session_set_run_max_work(tfcc_session *s, int64_t work);
 /* Asks the run in progress on s (or, if none, the next one) to stop. Thread-safe: the only
  * session call that may be made from another thread while s runs. */
 TFCC_API tfcc_status tfcc_session_cancel(tfcc_session *s);

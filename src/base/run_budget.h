@@ -15,6 +15,8 @@ typedef struct tfcc_run_budget {
   uint64_t timeout_ns;  /* per run; 0: none */
   uint64_t deadline_ns; /* of the current run (CLOCK_MONOTONIC); 0: none */
   atomic_int cancel;    /* set by tfcc_session_cancel, cleared when a run reports it */
+  int64_t max_work;     /* per operator: its work estimate (tfcc_op_def.macs) at the shapes it
+                           runs with (tfcc_session_set_run_max_work); 0: none */
 } tfcc_run_budget;
 
 uint64_t tfcc_run_now_ns(void);

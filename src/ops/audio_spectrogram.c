@@ -7,6 +7,7 @@
 
 #include "kernels/ref/audio_features.h"
 #include "ops/custom_params.h"
+#include "ops/work_estimate.h"
 
 typedef struct spectrogram_op {
   tfcc_audio_spectrogram_options o;
@@ -50,4 +51,22 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-TFCC_OP_DEFINE(tfcc_op_audio_spectrogram, "AudioSpectrogram", init, prepare, eval);
+/* An estimate of the work (tfcc_op_info.macs): per channel and frame, the window, an FFT of
+ * length n (n / 2 butterflies in each of its log2 n passes, and n twiddle factors) and the
+ * output row. A window of 2^24 samples is 4e8 per frame. */
+static int64_t macs(const tfcc_op_ctx *ctx) {
+  const spectrogram_op *p = (const spectrogram_op *)ctx->params;
+  if (!p || ctx->n_in < 1 || !ctx->in[0] || ctx->in[0]->rank != 2 || p->o.window_size < 2 ||
+      p->o.stride < 1)
+    return 0;
+  const tfcc_tensor *in = ctx->in[0];
+  const int64_t frames = tfcc_spectrogram_frames(in->dims[0], p->o.window_size, p->o.stride);
+  const int64_t n = tfcc_spectrogram_fft_length(p->o.window_size);
+  int64_t log2n = 0;
+  while (((int64_t)1 << log2n) < n) log2n++;
+  const int64_t per_frame =
+      tfcc_work_add(tfcc_work_add(p->o.window_size, n), tfcc_work_mul(n / 2 + 1, log2n + 1));
+  return tfcc_work_mul3(in->dims[1], frames, per_frame);
+}
+
+TFCC_OP_DEFINE(tfcc_op_audio_spectrogram, "AudioSpectrogram", init, prepare, eval, .macs = macs);

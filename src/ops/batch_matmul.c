@@ -24,6 +24,7 @@
 #include "kernels/tflite-f32/eigen_f32.h"
 #include "base/weights_mem.h"
 #include "ops/pack_once.h"
+#include "ops/work_estimate.h"
 
 /* exact53: a constant float32 rhs prepared once (bmm_const_prepare): rb matrices (the rhs
  * batches) of the GEMM path packed for kernel gk (per_batch floats each, a multiple of 64
@@ -389,8 +390,8 @@ static int64_t bmm_macs(const tfcc_op_ctx *ctx) {
   tfcc_bmm_dims d;
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || bmm_shapes(&c, &d, &orank, od) != TFCC_OK) return 0;
-  int64_t n = (int64_t)d.m * d.n * d.k;
-  for (int32_t i = 0; i < d.nbd; i++) n *= d.out_b[i];
+  int64_t n = tfcc_work_mul3(d.m, d.n, d.k); /* saturating: empty batches of any size */
+  for (int32_t i = 0; i < d.nbd; i++) n = tfcc_work_mul(n, d.out_b[i]);
   return n;
 }
 

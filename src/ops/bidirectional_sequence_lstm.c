@@ -18,6 +18,7 @@
 
 #include "ops/lstm_direction.h"
 #include "ops/op.h"
+#include "ops/work_estimate.h"
 
 enum { N_DIR_IN = 20 };
 
@@ -149,5 +150,16 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return tfcc_lstm_direction_eval(&b.c, bx, true, ctx->out[1]->data, bw_n, 0);
 }
 
+/* Both directions' gate products over the sequence (tfcc_op_info.macs). */
+static int64_t macs(const tfcc_op_ctx *ctx) {
+  if (ctx->n_in != 48 || !ctx->in[0] || ctx->in[0]->rank != 3) return 0;
+  dir_ctx f, b;
+  make_dir(ctx, false, &f);
+  make_dir(ctx, true, &b);
+  tfcc_lstm_aux fa, ba;
+  return tfcc_work_add(tfcc_lstm_direction_macs(&f.c, aux_of(ctx, false, &fa)),
+                       tfcc_lstm_direction_macs(&b.c, aux_of(ctx, true, &ba)));
+}
+
 const tfcc_op_def tfcc_op_bidirectional_sequence_lstm = {
-    .name = "BIDIRECTIONAL_SEQUENCE_LSTM", .prepare = prepare, .eval = eval};
+    .name = "BIDIRECTIONAL_SEQUENCE_LSTM", .prepare = prepare, .eval = eval, .macs = macs};

@@ -25,6 +25,7 @@
 #include "ops/q8_fast.h"
 #include "base/threadpool.h"
 #include "base/weights_mem.h"
+#include "ops/work_estimate.h"
 
 typedef struct conv_params {
   tfcc_conv_node n;    /* window, quantization, f32 / q8 GEMM packings, hybrid (ops/conv_node.h) */
@@ -594,7 +595,9 @@ static tfcc_status conv_eval(tfcc_op_ctx *ctx) {
 static int64_t conv_macs(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   if (!tfcc_conv_node_probe(&((const conv_params *)ctx->params)->n, ctx, &g)) return 0;
-  return (int64_t)g.batches * g.out_h * g.out_w * g.out_c * g.filter_h * g.filter_w * g.filter_in_c;
+  return tfcc_work_mul(
+      tfcc_work_mul3(g.batches, g.out_h, g.out_w),
+      tfcc_work_mul(g.out_c, tfcc_work_mul3(g.filter_h, g.filter_w, g.filter_in_c)));
 }
 
 static const char *conv_kernel(const tfcc_op_ctx *ctx) {

@@ -9,6 +9,7 @@
 #include "kernels/ref/conv3d.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/op.h"
+#include "ops/work_estimate.h"
 
 static bool is_transpose(const tfcc_op_ctx *ctx) {
   return ctx->node && ctx->node->builtin == TFCC_OP_CONV_3D_TRANSPOSE;
@@ -23,9 +24,14 @@ static bool is_transpose(const tfcc_op_ctx *ctx) {
   } while (0)
 
 /* TFLite's ComputeOutSize and ComputePaddingWithOffset (the "before" padding). */
-static int32_t out_size(int32_t pad, int32_t in, int32_t k, int32_t stride, int32_t dil) {
-  const int32_t eff = (k - 1) * dil + 1;
+static int64_t out_size(int32_t pad, int64_t in, int64_t k, int64_t stride, int64_t dil) {
+  const int64_t eff = (k - 1) * dil + 1; /* int64: a file's dilation of 1.7e9 passes int32 */
   return pad == TFCC_PAD_SAME ? (in + stride - 1) / stride : (in - eff + stride) / stride;
+}
+/* Whether the window positions of an axis ((out - 1) * stride + (k - 1) * dil + 1, the kernels'
+ * int32 index arithmetic) and its forward output fit int32 (as tfcc_conv_geom_fits for 2-D). */
+static bool axis_fits(int64_t k, int64_t stride, int64_t dil, int64_t out) {
+  return out > 0 && out <= INT32_MAX && (out - 1) * stride + (k - 1) * dil + 1 <= INT32_MAX;
 }
 static int32_t pad_before(int32_t stride, int32_t dil, int32_t in, int32_t k, int32_t out) {
   const int64_t total = (int64_t)(out - 1) * stride + (int64_t)(k - 1) * dil + 1 - in;
@@ -73,11 +79,21 @@ static tfcc_status geom(tfcc_op_ctx *ctx, tfcc_conv3d_geom *g, const tfcc_tensor
              g->dil_w > 0,
          TFCC_ERR_INVALID_MODEL, "strides and dilations must be positive");
   if (!tr) {
-    g->out_d = out_size(o->padding, g->in_d, g->f_d, g->stride_d, g->dil_d);
-    g->out_h = out_size(o->padding, g->in_h, g->f_h, g->stride_h, g->dil_h);
-    g->out_w = out_size(o->padding, g->in_w, g->f_w, g->stride_w, g->dil_w);
-    CHECK_(g->out_d > 0 && g->out_h > 0 && g->out_w > 0, TFCC_ERR_SHAPE,
-           "filter larger than the input");
+    const int64_t od = out_size(o->padding, g->in_d, g->f_d, g->stride_d, g->dil_d);
+    const int64_t oh = out_size(o->padding, g->in_h, g->f_h, g->stride_h, g->dil_h);
+    const int64_t ow = out_size(o->padding, g->in_w, g->f_w, g->stride_w, g->dil_w);
+    CHECK_(od > 0 && oh > 0 && ow > 0, TFCC_ERR_SHAPE, "filter larger than the input");
+    CHECK_(axis_fits(g->f_d, g->stride_d, g->dil_d, od) &&
+               axis_fits(g->f_h, g->stride_h, g->dil_h, oh) &&
+               axis_fits(g->f_w, g->stride_w, g->dil_w, ow),
+           TFCC_ERR_UNSUPPORTED,
+           "window positions (output %lld x %lld x %lld, strides %d, %d, %d, dilations %d, %d, "
+           "%d) pass int32",
+           (long long)od, (long long)oh, (long long)ow, (int)g->stride_d, (int)g->stride_h,
+           (int)g->stride_w, (int)g->dil_d, (int)g->dil_h, (int)g->dil_w);
+    g->out_d = (int32_t)od;
+    g->out_h = (int32_t)oh;
+    g->out_w = (int32_t)ow;
     g->pad_d = pad_before(g->stride_d, g->dil_d, g->in_d, g->f_d, g->out_d);
     g->pad_h = pad_before(g->stride_h, g->dil_h, g->in_h, g->f_h, g->out_h);
     g->pad_w = pad_before(g->stride_w, g->dil_w, g->in_w, g->f_w, g->out_w);
@@ -96,9 +112,16 @@ static tfcc_status geom(tfcc_op_ctx *ctx, tfcc_conv3d_geom *g, const tfcc_tensor
   g->out_h = s[2];
   g->out_w = s[3];
   /* padding from the output size (the "input" of the forward convolution) */
-  const int32_t fd = out_size(o->padding, g->out_d, g->f_d, g->stride_d, g->dil_d);
-  const int32_t fh = out_size(o->padding, g->out_h, g->f_h, g->stride_h, g->dil_h);
-  const int32_t fw = out_size(o->padding, g->out_w, g->f_w, g->stride_w, g->dil_w);
+  const int64_t fd64 = out_size(o->padding, g->out_d, g->f_d, g->stride_d, g->dil_d);
+  const int64_t fh64 = out_size(o->padding, g->out_h, g->f_h, g->stride_h, g->dil_h);
+  const int64_t fw64 = out_size(o->padding, g->out_w, g->f_w, g->stride_w, g->dil_w);
+  CHECK_((fd64 <= 0 || axis_fits(g->f_d, g->stride_d, g->dil_d, fd64)) &&
+             (fh64 <= 0 || axis_fits(g->f_h, g->stride_h, g->dil_h, fh64)) &&
+             (fw64 <= 0 || axis_fits(g->f_w, g->stride_w, g->dil_w, fw64)),
+         TFCC_ERR_UNSUPPORTED,
+         "window positions (strides %d, %d, %d, dilations %d, %d, %d) pass int32", (int)g->stride_d,
+         (int)g->stride_h, (int)g->stride_w, (int)g->dil_d, (int)g->dil_h, (int)g->dil_w);
+  const int32_t fd = (int32_t)fd64, fh = (int32_t)fh64, fw = (int32_t)fw64;
   g->pad_d = pad_before(g->stride_d, g->dil_d, g->out_d, g->f_d, fd);
   g->pad_h = pad_before(g->stride_h, g->dil_h, g->out_h, g->f_h, fh);
   g->pad_w = pad_before(g->stride_w, g->dil_w, g->out_w, g->f_w, fw);
@@ -135,9 +158,11 @@ static int64_t macs(const tfcc_op_ctx *ctx) {
   const tfcc_tensor *bias;
   tfcc_op_quiet q;
   if (!ctx->node || geom(tfcc_op_quiet_ctx(ctx, &q), &g, &bias) != TFCC_OK) return 0;
-  const int64_t k = (int64_t)g.f_d * g.f_h * g.f_w * g.in_c * g.out_c;
-  return is_transpose(ctx) ? k * g.batches * g.in_d * g.in_h * g.in_w
-                           : k * g.batches * g.out_d * g.out_h * g.out_w;
+  const int64_t k =
+      tfcc_work_mul(tfcc_work_mul3(g.f_d, g.f_h, g.f_w), tfcc_work_mul(g.in_c, g.out_c));
+  const int64_t k_b = tfcc_work_mul(k, g.batches);
+  return is_transpose(ctx) ? tfcc_work_mul(k_b, tfcc_work_mul3(g.in_d, g.in_h, g.in_w))
+                           : tfcc_work_mul(k_b, tfcc_work_mul3(g.out_d, g.out_h, g.out_w));
 }
 
 const tfcc_op_def tfcc_op_conv_3d = {

@@ -19,8 +19,11 @@ tfcc_status tfcc_depth_space_args(tfcc_op_ctx *ctx, const char *op, tfcc_tensor 
   TFCC_OP_CHECK(ctx, in->rank == 4, TFCC_ERR_SHAPE, "%s: input rank %d, expected 4", op,
                 (int)in->rank);
   int32_t bs = ctx->node->opts.block.block_size;
-  TFCC_OP_CHECK(ctx, bs >= 1 && bs <= 65536, TFCC_ERR_INVALID_MODEL, "%s: block_size %d", op,
-                (int)bs);
+  /* block_size^2 divides the depth (DEPTH_TO_SPACE) or multiplies it (SPACE_TO_DEPTH) in int32,
+   * as TFLite's: past 46340 the square overflows (undefined there; a block_size of 65536 did
+   * here, fuzz53), and only an empty depth could take such a block */
+  TFCC_OP_CHECK(ctx, bs >= 1 && bs <= 46340, TFCC_ERR_INVALID_MODEL,
+                "%s: block_size %d (1..46340: its square must fit int32)", op, (int)bs);
   *in_out = in;
   *bs_out = bs;
   return TFCC_OK;

@@ -17,6 +17,7 @@
 #include "ops/hybrid.h"
 #include "ops/q8_fast.h"
 #include "base/threadpool.h"
+#include "ops/work_estimate.h"
 
 typedef struct dw_params {
   tfcc_conv_node n;   /* window, quantization, q8 depthwise packing, hybrid (ops/conv_node.h);
@@ -202,7 +203,8 @@ static tfcc_status dw_eval(tfcc_op_ctx *ctx) {
 static int64_t dw_macs(const tfcc_op_ctx *ctx) {
   tfcc_conv_geom g;
   if (!tfcc_conv_node_probe(&((const dw_params *)ctx->params)->n, ctx, &g)) return 0;
-  return (int64_t)g.batches * g.out_h * g.out_w * g.out_c * g.filter_h * g.filter_w;
+  return tfcc_work_mul(tfcc_work_mul3(g.batches, g.out_h, g.out_w),
+                       tfcc_work_mul3(g.out_c, g.filter_h, g.filter_w));
 }
 
 static const char *dw_kernel(const tfcc_op_ctx *ctx) {

@@ -23,6 +23,7 @@
 
 #include "kernels/detect/detect_fast.h"
 #include "ops/op.h"
+#include "ops/work_estimate.h"
 
 #define OP "TFLite_Detection_PostProcess"
 
@@ -244,10 +245,37 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
+/* An estimate of the work (tfcc_op_info.macs; callers bounding a run, as fuzz_model_run, read
+ * it): every score read and every box decoded once, then the IoUs of the non-max suppression,
+ * each candidate against the boxes selected so far. Fast mode: one suppression of up to n
+ * candidates keeping max_detections, then each kept box's classes ranked. Regular mode: one
+ * suppression per class keeping detections_per_class, and a merge of max_detections rows per
+ * class. Quadratic in the boxes: 40,000 boxes of 100 classes keeping 40,000 per class walk
+ * 1.6e11 IoUs at most. */
+static int64_t macs(const tfcc_op_ctx *ctx) {
+  const detect_op *d = (const detect_op *)ctx->params;
+  if (!d || ctx->n_in != 3 || !ctx->in[0] || !ctx->in[1]) return 0;
+  const tfcc_tensor *enc = ctx->in[0], *cls = ctx->in[1];
+  if (enc->rank != 3 || cls->rank != 3) return 0;
+  const tfcc_detect_params *p = &d->p;
+  const int64_t n = enc->dims[1], nc = p->num_classes;
+  const int64_t read = tfcc_work_add(tfcc_work_mul(n, cls->dims[2]), n);
+  if (p->use_regular_nms) {
+    const int64_t keep = n < p->detections_per_class ? n : p->detections_per_class;
+    const int64_t per_class =
+        tfcc_work_add(tfcc_work_mul(n, keep), tfcc_work_add(2 * n, p->max_detections));
+    return tfcc_work_add(read, tfcc_work_mul(nc, per_class));
+  }
+  const int64_t keep = n < p->max_detections ? n : p->max_detections;
+  const int64_t k = p->max_classes_per_detection < nc ? p->max_classes_per_detection : nc;
+  return tfcc_work_add(read, tfcc_work_add(tfcc_work_mul(n, keep), tfcc_work_mul3(keep, nc, k)));
+}
+
 /* The profile's kernel: scores taken as codes or as floats (kernels/detect/detect_fast.h). */
 static const char *kernel(const tfcc_op_ctx *ctx) {
   const detect_op *d = (const detect_op *)ctx->params;
   return d && d->in[1].dtype != TFCC_FLOAT32 && d->codes ? "detect-fast-codes" : "detect-fast";
 }
 
-TFCC_OP_DEFINE(tfcc_op_detection_postprocess, OP, init, prepare, eval, .kernel = kernel);
+TFCC_OP_DEFINE(tfcc_op_detection_postprocess, OP, init, prepare, eval, .kernel = kernel,
+               .macs = macs);

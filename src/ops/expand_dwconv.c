@@ -23,6 +23,7 @@
 #include "ops/conv_common.h"
 #include "ops/hybrid.h"
 #include "base/threadpool.h"
+#include "ops/work_estimate.h"
 
 typedef struct xdw_params {
   tfcc_window_opts o; /* the depthwise's */
@@ -403,8 +404,10 @@ static int64_t xdw_macs(const tfcc_op_ctx *ctx) {
       ctx->out[0]->rank != 4)
     return 0;
   const tfcc_tensor *in = ctx->in[0], *out = ctx->out[0];
-  return (int64_t)in->dims[0] * in->dims[1] * in->dims[2] * p->c * p->cin +
-         (int64_t)out->dims[0] * out->dims[1] * out->dims[2] * p->c * p->kh * p->kw;
+  return tfcc_work_add(tfcc_work_mul(tfcc_work_mul3(in->dims[0], in->dims[1], in->dims[2]),
+                                     tfcc_work_mul(p->c, p->cin)),
+                       tfcc_work_mul(tfcc_work_mul3(out->dims[0], out->dims[1], out->dims[2]),
+                                     tfcc_work_mul3(p->c, p->kh, p->kw)));
 }
 
 static const char *xdw_kernel(const tfcc_op_ctx *ctx) {

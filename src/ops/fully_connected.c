@@ -23,6 +23,7 @@
 #include "ops/q8_fast.h"
 #include "base/threadpool.h"
 #include "base/weights_mem.h"
+#include "ops/work_estimate.h"
 
 typedef struct fc_params {
   int32_t act;
@@ -511,7 +512,7 @@ static int64_t fc_macs(const tfcc_op_ctx *ctx) {
   tfcc_fc_dims d = {0, 0, 0};
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   if (!tfcc_op_probe_ctx(ctx, 2, &e, &c) || fc_shapes(&c, &d, &orank, od) != TFCC_OK) return 0;
-  return (int64_t)d.batches * d.units * d.accum;
+  return tfcc_work_mul3(d.batches, d.units, d.accum);
 }
 
 static const char *fc_kernel(const tfcc_op_ctx *ctx) {

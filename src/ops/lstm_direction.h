@@ -20,6 +20,9 @@ typedef struct tfcc_lstm_aux {
 /* Checks the direction (aux NULL: none); its scratch bytes and output features. */
 tfcc_status tfcc_lstm_direction_prepare(tfcc_op_ctx *d, const tfcc_lstm_aux *aux,
                                         size_t *scratch_bytes, int32_t *n_output);
+/* The direction's work estimate (its gate products over the sequence; 0 when it does not
+ * prepare). */
+int64_t tfcc_lstm_direction_macs(const tfcc_op_ctx *d, const tfcc_lstm_aux *aux);
 /* Runs the sequence (backward: from its last step) writing each step's n_output features at
  * out + row * out_stride + out_offset (row in the input's layout). d->scratch: the bytes
  * prepare asked for. */

@@ -7,6 +7,7 @@
 
 #include "kernels/ref/audio_features.h"
 #include "ops/custom_params.h"
+#include "ops/work_estimate.h"
 
 typedef struct mfcc_op {
   tfcc_mfcc_params p;
@@ -63,4 +64,20 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-TFCC_OP_DEFINE(tfcc_op_mfcc, "Mfcc", init, prepare, eval);
+/* An estimate of the work (tfcc_op_info.macs): the DCT's cosine table once (its
+ * dct_coefficient_count x filterbank_channel_count entries), then per row of the spectrogram
+ * its width, the filterbank's channels and the DCT (coefficients x channels). The options
+ * allow 65,536 channels: quadratic in them, over rows the input sizes. */
+static int64_t macs(const tfcc_op_ctx *ctx) {
+  const mfcc_op *m = (const mfcc_op *)ctx->params;
+  if (!m || ctx->n_in < 1 || !ctx->in[0] || ctx->in[0]->rank != 3) return 0;
+  const tfcc_tensor *in = ctx->in[0];
+  const int64_t rows = tfcc_work_mul(in->dims[0], in->dims[1]);
+  if (rows == 0) return 0; /* eval returns before the table */
+  const int64_t table = tfcc_work_mul(m->p.dct_coefficient_count, m->p.filterbank_channel_count);
+  const int64_t per_row =
+      tfcc_work_add(tfcc_work_add(in->dims[2], m->p.filterbank_channel_count), table);
+  return tfcc_work_add(table, tfcc_work_mul(rows, per_row));
+}
+
+TFCC_OP_DEFINE(tfcc_op_mfcc, "Mfcc", init, prepare, eval, .macs = macs);

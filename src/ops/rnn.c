@@ -20,6 +20,7 @@
 
 #include "kernels/ref/rnn.h"
 #include "ops/op.h"
+#include "ops/work_estimate.h"
 
 typedef enum { RNN_STEP, RNN_SEQ, RNN_BIDI } rnn_kind;
 
@@ -269,8 +270,8 @@ static int64_t macs(const tfcc_op_ctx *ctx) {
   rnn_setup su;
   tfcc_op_quiet q;
   if (setup(tfcc_op_quiet_ctx(ctx, &q), &su) != TFCC_OK) return 0;
-  const int64_t per = (int64_t)su.units * (su.n_input + su.units);
-  return per * su.n_batch * su.n_time * (su.kind == RNN_BIDI ? 2 : 1);
+  const int64_t per = tfcc_work_mul(su.units, (int64_t)su.n_input + su.units);
+  return tfcc_work_mul(tfcc_work_mul3(per, su.n_batch, su.n_time), su.kind == RNN_BIDI ? 2 : 1);
 }
 
 const tfcc_op_def tfcc_op_rnn = {.name = "RNN", .prepare = prepare, .eval = eval, .macs = macs};

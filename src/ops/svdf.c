@@ -10,6 +10,7 @@
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/svdf.h"
 #include "ops/op.h"
+#include "ops/work_estimate.h"
 
 #define CHECK_(cond, code, ...) TFCC_OP_CHECK(ctx, cond, code, "SVDF: " __VA_ARGS__)
 
@@ -59,10 +60,10 @@ static tfcc_status setup(tfcc_op_ctx *ctx, svdf_setup *su) {
   const int32_t units = su->s.n_filter / su->s.rank;
   CHECK_(!b || (b->rank == 1 && b->dims[0] == units), TFCC_ERR_SHAPE, "bias must be [%d]",
          (int)units);
-  CHECK_(st->rank == 2 && st->dims[0] == su->s.n_batch &&
-             st->dims[1] == su->s.n_filter * su->s.n_memory,
-         TFCC_ERR_SHAPE, "state must be [%d, %d]", (int)su->s.n_batch,
-         (int)(su->s.n_filter * su->s.n_memory));
+  /* filters x memory in int64: weights of a file's shapes (graph inputs) may pass int32 */
+  const int64_t state_w = (int64_t)su->s.n_filter * su->s.n_memory;
+  CHECK_(st->rank == 2 && st->dims[0] == su->s.n_batch && st->dims[1] == state_w, TFCC_ERR_SHAPE,
+         "state must be [%d, %lld]", (int)su->s.n_batch, (long long)state_w);
   if (x->dtype == TFCC_FLOAT32 && wf->dtype == TFCC_FLOAT32) {
     su->kind = K_F32;
     CHECK_(
@@ -141,7 +142,7 @@ static int64_t macs(const tfcc_op_ctx *ctx) {
   svdf_setup su;
   tfcc_op_quiet q;
   if (setup(tfcc_op_quiet_ctx(ctx, &q), &su) != TFCC_OK) return 0;
-  return (int64_t)su.s.n_batch * su.s.n_filter * (su.s.n_input + su.s.n_memory);
+  return tfcc_work_mul3(su.s.n_batch, su.s.n_filter, (int64_t)su.s.n_input + su.s.n_memory);
 }
 
 const tfcc_op_def tfcc_op_svdf = {.name = "SVDF", .prepare = prepare, .eval = eval, .macs = macs};

@@ -15,6 +15,7 @@
 #include "kernels/tflite-f32/eigen_f32.h"
 #include "ops/conv_common.h"
 #include "ops/hybrid.h"
+#include "ops/work_estimate.h"
 
 typedef struct tconv_params {
   tfcc_window_opts o;
@@ -293,7 +294,8 @@ static int64_t tconv_macs(const tfcc_op_ctx *ctx) {
   tfcc_op_ctx c;
   tfcc_conv_geom g;
   if (!tfcc_op_probe_ctx(ctx, 3, &e, &c) || tconv_geom(&c, &g) != TFCC_OK) return 0;
-  return (int64_t)g.batches * g.in_h * g.in_w * g.in_c * g.filter_h * g.filter_w * g.out_c;
+  return tfcc_work_mul(tfcc_work_mul(tfcc_work_mul3(g.batches, g.in_h, g.in_w), g.in_c),
+                       tfcc_work_mul3(g.filter_h, g.filter_w, g.out_c));
 }
 
 TFCC_OP_DEFINE(tfcc_op_transpose_conv, "TRANSPOSE_CONV", tconv_init, tconv_prepare, tconv_eval,

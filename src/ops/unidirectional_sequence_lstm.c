@@ -26,6 +26,7 @@
 #include "kernels/ref/quant_util.h"
 #include "ops/lstm_direction.h"
 #include "ops/op.h"
+#include "ops/work_estimate.h"
 
 enum {
   IN_X = 0,
@@ -568,16 +569,21 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   return TFCC_OK;
 }
 
-/* Gate products (input and recurrent, all gates) and the projection, per step. */
+/* Gate products (input, auxiliary input and recurrent, all gates) and the projection, per
+ * step (saturating: an empty input's batch and time may be of any size). */
+static int64_t setup_macs(const lstm_setup *su) {
+  const tfcc_lstm_shape *s = &su->s;
+  const int64_t gates = su->cifg ? 3 : 4;
+  int64_t per_step = tfcc_work_mul3(gates, s->n_cell, (int64_t)s->n_input + s->n_output + s->n_aux);
+  if (su->projection) per_step = tfcc_work_add(per_step, tfcc_work_mul(s->n_output, s->n_cell));
+  return tfcc_work_mul3(per_step, s->n_batch, s->n_time);
+}
+
 static int64_t macs(const tfcc_op_ctx *ctx) {
   lstm_setup su;
   tfcc_op_quiet q;
   if (setup(tfcc_op_quiet_ctx(ctx, &q), &su) != TFCC_OK) return 0;
-  const tfcc_lstm_shape *s = &su.s;
-  const int64_t gates = su.cifg ? 3 : 4;
-  int64_t per_step = gates * s->n_cell * (int64_t)(s->n_input + s->n_output);
-  if (su.projection) per_step += (int64_t)s->n_output * s->n_cell;
-  return per_step * s->n_batch * s->n_time;
+  return setup_macs(&su);
 }
 
 static const char *kernel(const tfcc_op_ctx *ctx) {
@@ -649,6 +655,14 @@ tfcc_status tfcc_lstm_direction_prepare(tfcc_op_ctx *d, const tfcc_lstm_aux *aux
                              : tfcc_lstm_f32_scratch_floats(&su.s) * sizeof(float);
   *n_output = su.s.n_output;
   return TFCC_OK;
+}
+
+int64_t tfcc_lstm_direction_macs(const tfcc_op_ctx *d, const tfcc_lstm_aux *aux) {
+  lstm_setup su;
+  tfcc_op_quiet q;
+  tfcc_op_ctx *c = tfcc_op_quiet_ctx(d, &q);
+  if (setup(c, &su) != TFCC_OK || aux_check(c, &su, aux) != TFCC_OK) return 0;
+  return setup_macs(&su);
 }
 
 tfcc_status tfcc_lstm_direction_eval(tfcc_op_ctx *d, const tfcc_lstm_aux *aux, bool backward,

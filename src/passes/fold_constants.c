@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ops/op.h"
+#include "ops/work_estimate.h"
 #include "passes/passes.h"
 
 #define TFCC_FOLD_ALIGN 64
@@ -123,6 +124,10 @@ tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
     }
     const size_t budget = fold_budget(ctx->graph);
     if (out_bytes > budget || ctx->graph->folded_bytes > budget - out_bytes) continue;
+    /* nor quadratic work or large scratch (ops/work_estimate.h): left to the run */
+    if (c.scratch_bytes > TFCC_FOLD_MAX_SCRATCH ||
+        (n->op->macs && n->op->macs(&c) > TFCC_FOLD_MAX_WORK))
+      continue;
     ctx->graph->folded_bytes += out_bytes;
     for (int32_t k = 0; k < n->n_outputs; k++) {
       pout[k]->data = tfcc_graph_alloc(ctx->graph, pout[k]->bytes, TFCC_FOLD_ALIGN);
@@ -130,6 +135,8 @@ tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
         return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d: out of memory folding %zu bytes",
                             (int)ni, pout[k]->bytes);
     }
+    /* 0 bytes: a defined address (a kernel may memset its 0 bytes; fuzz52's runtime fix) */
+    static _Alignas(TFCC_FOLD_ALIGN) uint8_t no_scratch[TFCC_FOLD_ALIGN];
     void *scratch = NULL;
     if (c.scratch_bytes) {
       scratch = aligned_alloc(TFCC_FOLD_ALIGN, (c.scratch_bytes + TFCC_FOLD_ALIGN - 1) /
@@ -137,7 +144,7 @@ tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
       if (!scratch)
         return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "node %d: out of memory for scratch", (int)ni);
     }
-    c.scratch = scratch;
+    c.scratch = scratch ? scratch : no_scratch;
     st = n->op->eval(&c);
     free(scratch);
     if (st != TFCC_OK)

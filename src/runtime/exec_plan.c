@@ -1,6 +1,7 @@
 #include "runtime/exec_plan.h"
 
 #include "base/weights_mem.h"
+#include "ops/work_estimate.h"
 #include "plan/buffer_sharing.h"
 #include "runtime/run_state.h"
 
@@ -12,6 +13,8 @@
 /* Values up to this size whose inputs are all known at prepare time are computed then (shape
  * arithmetic: SHAPE → STRIDED_SLICE → PACK → RESHAPE and the like). */
 #define TFCC_FOLD_MAX_BYTES 65536
+/* ... and whose work estimate and scratch stay under ops/work_estimate.h's TFCC_FOLD_MAX_WORK
+ * and TFCC_FOLD_MAX_SCRATCH (else the node runs with the others, under the run's limits). */
 
 typedef struct fold_block {
   struct fold_block *next;
@@ -194,6 +197,14 @@ static tfcc_status dyn_reserve(tfcc_exec_plan *p, void **mem, size_t *cap, size_
   return TFCC_OK;
 }
 
+tfcc_status tfcc_exec_work_over(const tfcc_exec_node *en, tfcc_err *err) {
+  return tfcc_err_set(err, TFCC_ERR_DEADLINE,
+                      "node %d (%s): its work estimate %lld passes the run's limit of %lld per "
+                      "operator (tfcc_session_set_run_max_work)",
+                      (int)en->node, tfcc_node_op_name(en->ctx.node), (long long)en->macs,
+                      (long long)en->ctx.budget->max_work);
+}
+
 tfcc_status tfcc_exec_node_run_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, tfcc_err *err) {
   tfcc_op_ctx *c = &en->ctx;
   const struct tfcc_logger *log = c->log;
@@ -230,6 +241,15 @@ tfcc_status tfcc_exec_node_run_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, tf
     uint32_t more = c->needs_data & ~en->run_known;
     if (!more || attempt >= c->n_in) goto restore;
     en->run_known |= more;
+  }
+  /* the run's bound on one operator's work, at the shapes just prepared: the estimate of a node
+   * whose shapes come with the data (a static node's is checked by tfcc_exec_node_run) */
+  if (c->budget && c->budget->max_work && c->node->op->macs) {
+    en->macs = c->node->op->macs(c);
+    if (en->macs > c->budget->max_work) {
+      st = tfcc_exec_work_over(en, err);
+      goto restore;
+    }
   }
   for (int32_t k = 0; k < c->n_out && st == TFCC_OK; k++) {
     tfcc_tensor *t = c->out[k];
@@ -460,6 +480,7 @@ static tfcc_status prepare_node(plan_build *b, int32_t ei, bool stateful, bool a
   }
   if (n->op->macs) en->macs = n->op->macs(c);
   if (all_known && !stateful && out_bytes <= TFCC_FOLD_MAX_BYTES &&
+      en->macs <= TFCC_FOLD_MAX_WORK && c->scratch_bytes <= TFCC_FOLD_MAX_SCRATCH &&
       (st = fold_node(p, &b->folds, en, err)) != TFCC_OK) {
     tfcc_err_prefix(err, "node %d (%s) computing at prepare time", (int)ni, tfcc_node_op_name(n));
     return st;

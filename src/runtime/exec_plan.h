@@ -130,10 +130,15 @@ tfcc_status tfcc_exec_plan_add_memory(tfcc_exec_plan *p, const tfcc_exec_env *en
  * sizes its outputs and scratch (growing their memory only when larger than before), then runs
  * eval. Allocates only when a size grows. */
 tfcc_status tfcc_exec_node_run_dynamic(tfcc_exec_plan *p, tfcc_exec_node *en, tfcc_err *err);
+/* TFCC_ERR_DEADLINE naming node en's work estimate (en->macs) and the run's max_work. */
+tfcc_status tfcc_exec_work_over(const tfcc_exec_node *en, tfcc_err *err);
 /* Runs node en of p: tfcc_exec_node_run_dynamic for a dynamic node, else its eval (what the
  * session's run and the subgraphs of control-flow operators both do per node). */
 static inline tfcc_status tfcc_exec_node_run(tfcc_exec_plan *p, tfcc_exec_node *en, tfcc_err *err) {
-  return en->dynamic ? tfcc_exec_node_run_dynamic(p, en, err) : en->eval(&en->ctx);
+  if (en->dynamic) return tfcc_exec_node_run_dynamic(p, en, err);
+  if (en->ctx.budget && en->ctx.budget->max_work && en->macs > en->ctx.budget->max_work)
+    return tfcc_exec_work_over(en, err);
+  return en->eval(&en->ctx);
 }
 /* Points tensor i of p at quantization q (its IR tensor's, of the generation p is bound to):
  * at a copy in the plan's tables when q has one scale and zero point, else at q. No allocation

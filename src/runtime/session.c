@@ -723,6 +723,15 @@ tfcc_status tfcc_session_set_run_timeout(tfcc_session *s, uint64_t timeout_us) {
   return TFCC_OK;
 }
 
+tfcc_status tfcc_session_set_run_max_work(tfcc_session *s, int64_t work) {
+  if (!s) return TFCC_ERR_INVALID_ARG;
+  if (work < 0)
+    return session_fail(s, tfcc_err_set(&s->err, TFCC_ERR_INVALID_ARG,
+                                        "run work limit %lld is negative", (long long)work));
+  s->rs.budget.max_work = work;
+  return TFCC_OK;
+}
+
 tfcc_status tfcc_session_cancel(tfcc_session *s) {
   if (!s) return TFCC_ERR_INVALID_ARG;
   atomic_store_explicit(&s->rs.budget.cancel, 1, memory_order_relaxed);

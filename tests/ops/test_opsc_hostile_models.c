@@ -43,6 +43,50 @@ static bool run_zeros(tfcc_session *s) {
   return ok;
 }
 
+/* tfcc_session_set_run_max_work (fuzz53): a run stops before an operator whose work estimate
+ * passes the limit, a static one (the 512 x 512 SAME pooling of work.txt) and one whose shapes
+ * come with the data (the same pooling behind a RESHAPE to an input's shape: a dynamic node,
+ * estimated when the run prepares it; it ran its 6.9e10 taps before). */
+static void check_run_max_work(tfcc_runtime *rt, const char *dir) {
+  static const char *const files[2] = {"work_average_pool_512_same.tflite",
+                                       "dynamic_pool_512.tflite"};
+  for (int k = 0; k < 2; k++) {
+    char path[1700];
+    snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+    tfcc_model *m = NULL;
+    tfcc_session *s = NULL;
+    tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+    if (st == TFCC_OK) st = tfcc_session_create(m, NULL, &s);
+    CHECKF(st == TFCC_OK, "%s: %s", files[k], tfcc_last_error());
+    if (s) {
+      float *x = calloc(512 * 512, sizeof *x);
+      const int32_t shape[4] = {1, 512, 512, 1};
+      CHECK(x && tfcc_session_set_input(s, 0, x, 512 * 512 * sizeof *x) == TFCC_OK);
+      if (k == 1) CHECK(tfcc_session_set_input(s, 1, shape, sizeof shape) == TFCC_OK);
+      float *y = NULL;
+      if (tfcc_session_output_is_dynamic(s, 0)) {
+        CHECKF(k == 1, "%s: output dynamic", files[k]);
+        CHECK(tfcc_session_set_output(s, 0, NULL, 0) == TFCC_OK);
+      } else {
+        CHECKF(k == 0, "%s: output not dynamic", files[k]);
+        y = calloc(512 * 512, sizeof *y);
+        CHECK(y && tfcc_session_set_output(s, 0, y, 512 * 512 * sizeof *y) == TFCC_OK);
+      }
+      CHECK(tfcc_session_set_run_max_work(s, -1) == TFCC_ERR_INVALID_ARG);
+      CHECK(tfcc_session_set_run_max_work(s, 1000000) == TFCC_OK);
+      st = tfcc_session_invoke(s);
+      const char *msg = tfcc_session_last_error(s);
+      CHECKF(st == TFCC_ERR_DEADLINE && strstr(msg, "AVERAGE_POOL_2D") &&
+                 strstr(msg, "its work estimate 68719476736 passes the run's limit of 1000000"),
+             "%s: %s \"%s\"", files[k], tfcc_status_str(st), msg);
+      free(x);
+      free(y);
+      tfcc_session_destroy(s);
+    }
+    if (m) tfcc_model_release(m);
+  }
+}
+
 int main(void) {
   char dir[1024], index[1100];
   snprintf(dir, sizeof dir, "%s/tests/ops/data/opsc_hostile", tfcc_test_source_dir());
@@ -128,6 +172,7 @@ int main(void) {
   }
   if (w) fclose(w);
   CHECKF(n_work >= 6, "only %d work models listed", n_work);
+  if (rt) check_run_max_work(rt, dir);
   CHECKF(n >= 22, "only %d hostile models listed", n);
   if (rt) tfcc_runtime_destroy(rt);
   return tfcc_test_finish("ops.opsc_hostile_models");

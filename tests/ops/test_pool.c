@@ -173,6 +173,48 @@ static void test_avg_rounding(void) {
   tt_done(&c);
 }
 
+/* A quantized average over a window whose sum passes int32 (fuzz53: TFLite's int32 sum
+ * overflows there; tfcc's reference sums in int64): 257 x 257 int16 taps of 32767 (2.16e9) and
+ * of -32768, 2903 x 2903 uint8 taps of 255 (2.15e9; over 65,535 taps: the reference kernel).
+ * The mean is the value itself (UBSan reported the int32 sum before). */
+static void avg_one(tfcc_dtype dt, int32_t side, int32_t v) {
+  const size_t es = tfcc_dtype_size(dt), n = (size_t)side * (size_t)side;
+  void *in = malloc(n * es);
+  for (size_t i = 0; i < n; i++) {
+    if (dt == TFCC_INT16)
+      ((int16_t *)in)[i] = (int16_t)v;
+    else
+      ((uint8_t *)in)[i] = (uint8_t)v;
+  }
+  tt_case c;
+  memset(&c, 0, sizeof(c));
+  c.builtin = TFCC_OP_AVERAGE_POOL_2D;
+  c.n_in = 1;
+  int32_t di[4] = {1, side, side, 1}, dout[4] = {1, 1, 1, 1};
+  tt_set(&c.in[0], dt, 4, di, in);
+  tt_set(&c.out, dt, 4, dout, NULL);
+  tt_q(&c.in[0], 1.f, 0);
+  tt_q(&c.out, 1.f, 0);
+  tt_opt_i(&c, 0, TFB_U8, TFCC_PAD_VALID);
+  tt_opt_i(&c, 1, TFB_I32, 1);
+  tt_opt_i(&c, 2, TFB_I32, 1);
+  tt_opt_i(&c, 3, TFB_I32, side);
+  tt_opt_i(&c, 4, TFB_I32, side);
+  tfcc_status st = tt_run(&c, true);
+  CHECKF(st == TFCC_OK, "avg %s %dx%d: %s", tfcc_dtype_name(dt), (int)side, (int)side, c.err.msg);
+  if (st == TFCC_OK && c.out_data)
+    CHECKF(oh_get_q(c.out_data, dt, 0) == v, "avg %s %dx%d of %d: %d", tfcc_dtype_name(dt),
+           (int)side, (int)side, (int)v, (int)oh_get_q(c.out_data, dt, 0));
+  tt_done(&c);
+  free(in);
+}
+
+static void test_avg_sum_past_int32(void) {
+  avg_one(TFCC_INT16, 257, 32767);
+  avg_one(TFCC_INT16, 257, -32768);
+  avg_one(TFCC_UINT8, 2903, 255);
+}
+
 static void test_errors(void) {
   static uint8_t buf[256];
   tt_case c;
@@ -206,6 +248,7 @@ static void test_errors(void) {
 int main(void) {
   test_numerics();
   test_avg_rounding();
+  test_avg_sum_past_int32();
   test_errors();
   return tfcc_test_finish("pool");
 }

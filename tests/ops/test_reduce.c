@@ -623,6 +623,25 @@ static void test_edges(void) {
         o8 == INT8_MIN);
   o8 = 0;
   CHECK(tfcc_mean_hw_q8_finish(one, TFCC_INT8, zero, 1, 1e30f, &o8, 0, 1e-30f) && o8 == INT8_MIN);
+  /* int8 REDUCE_PROD of -128, -96, -128 at multiplier 0x70000000 x 2^7 (a file's scale ratio):
+     the last rescale is INT32_MIN, and + the zero point -1 wraps to INT32_MAX as TFLite's int32
+     expression (fuzz53: it overflowed, undefined): 127 after the clamp */
+  const int8_t px[3] = {-128, -96, -128};
+  tfcc_reduce_shape ps;
+  memset(&ps, 0, sizeof ps);
+  ps.rank = 1;
+  ps.dims[0] = 3;
+  ps.reduced[0] = true;
+  tfcc_reduce_shape_finish(&ps);
+  int32_t pacc[1];
+  o8 = 0;
+  CHECK(tfcc_reduce_prod_q(&ps, TFCC_INT8, px, 0, &o8, -1, 0x70000000, 7, pacc) && o8 == 127);
+  /* int8 MEAN (QuantizedMeanOrSum) with scales 3e38 / 1e-38 (an infinite ratio) over a zero sum:
+     NaN, whose int conversion was undefined (fuzz53: UBSan at reduce.c:249); the zero point */
+  const int32_t zsum[1] = {0};
+  o8 = 0;
+  tfcc_reduce_quantized_mean_or_sum_finish(&ps, TFCC_INT8, zsum, 0, 3e38f, &o8, 7, 1e-38f, false);
+  CHECK(o8 == 7);
 }
 
 int main(void) {

@@ -165,7 +165,7 @@ static void peephole(const tfcc_q8_lstm_plan *pl, int g, const int16_t *c, int16
   const int32_t a = pl->q.peep_a[g];
   const int b = pl->q.peep_b[g];
   for (int32_t i = 0; i < pl->n_output; i++)
-    gate[i] = clamp16(tfcc_mbqm((int32_t)pw[i] * c[i], a, b) + gate[i]);
+    gate[i] = clamp16(wadd(tfcc_mbqm((int32_t)pw[i] * c[i], a, b), gate[i])); /* wraps: ref */
 }
 
 static void step(const tfcc_q8_lstm_kernel *k, const tfcc_q8_lstm_plan *pl, const scratch_map *m,
@@ -205,7 +205,7 @@ static void step(const tfcc_q8_lstm_kernel *k, const tfcc_q8_lstm_plan *pl, cons
     k->gemv(pl->proj, row_blocks(no), col_pairs(nc), m->hp, m->acc_p);
     for (int32_t j = 0; j < no; j++) {
       int32_t v = tfcc_mbqm(wadd(m->acc_p[j], pl->proj_bias[j]), q->proj_a, q->proj_b);
-      v = tfcc_clamp_i32(v + q->output_state_zp, INT8_MIN, INT8_MAX);
+      v = tfcc_clamp_i32(wadd(v, q->output_state_zp), INT8_MIN, INT8_MAX); /* wraps: ref */
       if (q->proj_clip > 0) v = tfcc_clamp_i32(v, -q->proj_clip, q->proj_clip);
       h[j] = (int8_t)v;
     }

@@ -41,16 +41,20 @@ void tfcc_avgpool_f32(const tfcc_conv_geom *g, const float *in, float lo, float 
   })
 }
 
+/* The sum in int64: TFLite's int32 one overflows (undefined) past 65,538 int16 taps of 32767
+ * or 8.4 M uint8 taps of 255, a window a file may ask for; the mean is the same wherever int32
+ * held the sum. */
 #define TFCC_AVG_Q(T) \
   TFCC_POOL_LOOP({ \
-    int32_t acc = 0, count = 0; \
+    int64_t acc = 0; \
+    int32_t count = 0; \
     for (int32_t fy = fy0; fy < fy1; fy++) \
       for (int32_t fx = fx0; fx < fx1; fx++) { \
         acc += in[TFCC_POOL_AT(fy, fx)]; \
         count++; \
       } \
     if (count) acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count; \
-    out[out_base + c] = (T)clampi(acc, lo, hi); \
+    out[out_base + c] = (T)clampi((int32_t)acc, lo, hi); \
   })
 
 static void avgpool_u8(const tfcc_conv_geom *g, const uint8_t *in, int32_t lo, int32_t hi,

@@ -244,6 +244,9 @@ void tfcc_reduce_quantized_mean_or_sum_finish(const tfcc_reduce_shape *s, tfcc_d
     for (int64_t j = 0; j < s->out_count; j++) {
       float mean = (float)acc[j] / (float)n;
       float r = roundf(mean * scale + bias) + (float)out_zp;
+      /* an infinite scale ratio (a file's scales) times a zero sum is NaN, whose int conversion
+       * is undefined (TFLite's too): the zero point (fuzz53, reduce.c:249 under UBSan) */
+      if (r != r) r = (float)out_zp;
       if ((float)hi < r) r = (float)hi;
       if (r < (float)lo) r = (float)lo;
       tfcc_q_store(dt, out, j, (int32_t)r);
@@ -530,8 +533,12 @@ bool tfcc_reduce_prod_q(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *i
   });
   int32_t lo, hi;
   tfcc_q_range(dt, &lo, &hi);
+  /* + the zero point wraps, as TFLite's int32 expression: the rescale spans int32 for a
+   * file's scales (INT32_MIN for int8 -128 x -96 x -128 at multiplier 0x70000000 x 2^7, then
+   * + a negative zero point overflowed, undefined; fuzz53) */
   for (int64_t j = 0; j < s->out_count; j++)
-    tfcc_q_store(dt, out, j,
-                 tfcc_clamp_i32(tfcc_mbqm64((int64_t)acc[j], mult, shift) + out_zp, lo, hi));
+    tfcc_q_store(
+        dt, out, j,
+        tfcc_clamp_i32(tfcc_add_wrap(tfcc_mbqm64((int64_t)acc[j], mult, shift), out_zp), lo, hi));
   return true;
 }

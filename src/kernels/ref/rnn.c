@@ -46,13 +46,14 @@ void tfcc_hybrid_mv_acc(const int8_t *w, int32_t rows, int32_t cols, const int8_
                         float scale, float *out) {
   for (int32_t i = 0; i < rows; i++) {
     const int8_t *wr = w + (size_t)i * cols;
-    int32_t dot = 0, sum = 0;
+    /* int32 sums that wrap, as TFLite's (past 132,000 columns they pass int32) */
+    uint32_t dot = 0, sum = 0;
     for (int32_t k = 0; k < cols; k++) {
-      dot += (int32_t)wr[k] * q[k];
-      sum += wr[k];
+      dot += (uint32_t)((int32_t)wr[k] * q[k]);
+      sum += (uint32_t)(int32_t)wr[k];
     }
-    dot -= sum * zp;
-    out[i] += (float)dot * scale;
+    dot -= sum * (uint32_t)zp;
+    out[i] += (float)(int32_t)dot * scale;
   }
 }
 

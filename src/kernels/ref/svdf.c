@@ -120,7 +120,9 @@ void tfcc_svdf_q8(const tfcc_svdf_shape *s, const tfcc_svdf_q_params *p, const i
       /* the sums wrap as TFLite's do (a real keyword spotter's state overflows them) */
       for (int32_t r = 0; r < s->rank; r++)
         v = tfcc_add_wrap(v, per_filter[(size_t)u * s->rank + r]);
-      v = tfcc_mbqm(v, p->mult2, p->shift2) + p->output_zp;
+      /* + the zero point wraps as TFLite's int32 expression (a rescale near INT32_MAX from a
+       * file's output scale overflowed, undefined; fuzz53) */
+      v = tfcc_add_wrap(tfcc_mbqm(v, p->mult2, p->shift2), p->output_zp);
       output[(size_t)b * nu + u] = (int8_t)tfcc_clamp_i32(v, INT8_MIN, INT8_MAX);
     }
   }
