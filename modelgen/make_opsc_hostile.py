@@ -760,6 +760,27 @@ WORK = [
 ]
 
 
+# The kernel operator 0 must run with (kernels.txt: "<file> <kernel>", "!ref": any packed
+# kernel); tests/ops/test_opsc_hostile_models.c runs each once with profiling on.
+def dw_u8_dilated(dil_w, stride_w, in_w, out_w):
+    q = (0.0156862754, 127)
+    return one("DEPTHWISE_CONV_2D", [T(S.UINT8, [1, 4, in_w, 2], q=q),
+                                     T(S.UINT8, [1, 3, 3, 2], q=(0.02, 128), const=[130, 126, 140, 120, 128, 129] * 3),
+                                     T(I32, [2], q=(0.0156862754 * 0.02, 0), const=[5, -7])],
+               [T(S.UINT8, [1, 4, out_w, 2], q=(0.05, 120))],
+               {"padding": "SAME", "stride_w": stride_w, "stride_h": 1, "depth_multiplier": 1,
+                "dilation_w_factor": dil_w, "dilation_h_factor": 1})
+
+
+KERNELS = [
+    # fuzz53's find: dilation 258 at filter width 3 and stride 1536, one output column: the
+    # packed row kernels built all 517 columns of the span for 3 taps (35 s under ASan on the
+    # fuzzer's [1026, 1030, 6, 2] input); such a sparse window runs the reference kernel
+    ("kernel_dw_u8_dilation_258", lambda: dw_u8_dilated(258, 1536, 6, 1), "ref"),
+    # an ordinary dilated depthwise keeps the packed kernel
+    ("kernel_dw_u8_dilation_2", lambda: dw_u8_dilated(2, 1, 16, 16), "!ref"),
+]
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -783,6 +804,12 @@ def main():
             with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
                 f.write(make())
             idx.write("%s.tflite %d\n" % (name, macs))
+    with open(os.path.join(args.out, "kernels.txt"), "w") as idx:
+        idx.write("# <file> <kernel of operator 0, or !ref>: modelgen/make_opsc_hostile.py\n")
+        for name, make, kernel in KERNELS:
+            with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
+                f.write(make())
+            idx.write("%s.tflite %s\n" % (name, kernel))
     with open(os.path.join(args.out, "dynamic_pool_512.tflite"), "wb") as f:
         f.write(dynamic_pool_512())
     print("%d hostile models written to %s" % (len(MODELS), args.out))

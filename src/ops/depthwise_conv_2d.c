@@ -102,6 +102,13 @@ static void dw_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   tfcc_conv_requant r;
   const char *why = tfcc_conv_node_q8_refuse(&p->n, ctx, &r);
   if (!why && (int64_t)g->filter_h * g->filter_w > TFCC_Q8_DW_MAX_TAPS) why = "filter too large";
+  /* The row kernels build every input column a row's windows span; a span that dwarfs the taps
+   * (a fuzzed file: dilation 258 at filter width 3, 517 columns per 3 taps, 35 s under ASan)
+   * runs the reference kernel, which walks the taps only. No real network comes near. */
+  const int64_t span_cols = (int64_t)(g->out_w - 1) * g->stride_w +
+                            (int64_t)(g->filter_w - 1) * g->dil_w + 1,
+                taps_per_row = (int64_t)g->out_w * g->filter_w;
+  if (!why && span_cols > 16 * taps_per_row + 256) why = "window columns too sparse";
   if (!why &&
       !tfcc_q8_fast_pack_dw(&p->n.q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8, g->out_c,
                             g->filter_h, g->filter_w, f->data, bias ? bias->data : NULL, &r))

@@ -43,6 +43,45 @@ static bool run_zeros(tfcc_session *s) {
   return ok;
 }
 
+/* kernels.txt: the kernel operator 0 runs with, from one profiled run ("!ref": any but the
+ * reference kernel). A window whose dilated span dwarfs its taps runs the reference kernel: the
+ * packed depthwise row kernels build every column the span covers. */
+static int check_kernels(tfcc_runtime *rt, const char *dir) {
+  char index[1600], line[1600];
+  snprintf(index, sizeof index, "%s/kernels.txt", dir);
+  FILE *f = fopen(index, "r");
+  CHECKF(f != NULL, "%s not found", index);
+  int n = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    if (line[0] == '#' || line[0] == '\n') continue;
+    line[strcspn(line, "\n")] = 0;
+    char *want = strchr(line, ' ');
+    if (!want) continue;
+    *want++ = 0;
+    char path[1700];
+    snprintf(path, sizeof path, "%s/%s", dir, line);
+    tfcc_model *m = NULL;
+    tfcc_session *s = NULL;
+    tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+    if (st == TFCC_OK) st = tfcc_session_create(m, NULL, &s);
+    if (st == TFCC_OK) st = tfcc_session_set_profiling(s, 1);
+    CHECKF(st == TFCC_OK, "%s: %s", line, tfcc_last_error());
+    if (s) {
+      CHECKF(run_zeros(s), "%s: run: %s", line, tfcc_session_last_error(s));
+      const tfcc_op_profile *e = NULL;
+      const int ne = tfcc_session_profile(s, &e);
+      const char *got = ne > 0 && e ? e[0].kernel : "";
+      const bool ok = want[0] == '!' ? strcmp(got, want + 1) != 0 : strcmp(got, want) == 0;
+      CHECKF(ok, "%s: kernel %s, expected %s", line, got, want);
+      tfcc_session_destroy(s);
+    }
+    if (m) tfcc_model_release(m);
+    n++;
+  }
+  if (f) fclose(f);
+  return n;
+}
+
 /* tfcc_session_set_run_max_work (fuzz53): a run stops before an operator whose work estimate
  * passes the limit, a static one (the 512 x 512 SAME pooling of work.txt) and one whose shapes
  * come with the data (the same pooling behind a RESHAPE to an input's shape: a dynamic node,
@@ -173,6 +212,7 @@ int main(void) {
   if (w) fclose(w);
   CHECKF(n_work >= 6, "only %d work models listed", n_work);
   if (rt) check_run_max_work(rt, dir);
+  if (rt) CHECKF(check_kernels(rt, dir) >= 2, "fewer than 2 kernels.txt models");
   CHECKF(n >= 22, "only %d hostile models listed", n);
   if (rt) tfcc_runtime_destroy(rt);
   return tfcc_test_finish("ops.opsc_hostile_models");
