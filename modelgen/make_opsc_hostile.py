@@ -781,35 +781,28 @@ KERNELS = [
     ("kernel_dw_u8_dilation_2", lambda: dw_u8_dilated(2, 1, 16, 16), "!ref"),
 ]
 
+
+def write_list(out, fname, header, entries):
+    """Each (name, make, figure) as out/<name>.tflite, listed in out/fname as "<name>.tflite
+    figure" (figure None: the name alone) under the header line the tests skip."""
+    with open(os.path.join(out, fname), "w") as idx:
+        idx.write("# %s: modelgen/make_opsc_hostile.py\n" % header)
+        for name, make, figure in entries:
+            with open(os.path.join(out, name + ".tflite"), "wb") as f:
+                f.write(make())
+            idx.write("%s.tflite%s\n" % (name, "" if figure is None else " %s" % figure))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "index.txt"), "w") as idx:
-        idx.write("# <file> <words the load or session error must contain>: modelgen/make_opsc_hostile.py\n")
-        for name, make, words in MODELS:
-            with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
-                f.write(make())
-            idx.write("%s.tflite %s\n" % (name, words))
-    with open(os.path.join(args.out, "accepted.txt"), "w") as idx:
-        idx.write("# <file>: models that must load and prepare (modelgen/make_opsc_hostile.py)\n")
-        for name, make in ACCEPTED:
-            with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
-                f.write(make())
-            idx.write("%s.tflite\n" % name)
-    with open(os.path.join(args.out, "work.txt"), "w") as idx:
-        idx.write("# <file> <macs of operator 0>: modelgen/make_opsc_hostile.py\n")
-        for name, make, macs in WORK:
-            with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
-                f.write(make())
-            idx.write("%s.tflite %d\n" % (name, macs))
-    with open(os.path.join(args.out, "kernels.txt"), "w") as idx:
-        idx.write("# <file> <kernel of operator 0, or !ref>: modelgen/make_opsc_hostile.py\n")
-        for name, make, kernel in KERNELS:
-            with open(os.path.join(args.out, name + ".tflite"), "wb") as f:
-                f.write(make())
-            idx.write("%s.tflite %s\n" % (name, kernel))
+    write_list(args.out, "index.txt", "<file> <words the load or session error must contain>", MODELS)
+    write_list(args.out, "accepted.txt", "<file>: models that must load and prepare",
+               [(name, make, None) for name, make in ACCEPTED])
+    write_list(args.out, "work.txt", "<file> <macs of operator 0>", WORK)
+    write_list(args.out, "kernels.txt", "<file> <kernel of operator 0, or !ref>", KERNELS)
     with open(os.path.join(args.out, "dynamic_pool_512.tflite"), "wb") as f:
         f.write(dynamic_pool_512())
     print("%d hostile models written to %s" % (len(MODELS), args.out))
