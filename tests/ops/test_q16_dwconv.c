@@ -6,7 +6,11 @@
  * dilations, padding, int64, int32 and no bias, per-channel and per-tensor multipliers (shifts
  * -22..7, the 0x7FFF reduced multiplier), an output offset, ReLU clamps, more than 32 taps and more than 256 output channels, the inputs -32768 / 32767 and
  * weights -127..127 (and -128); the driver on 1 and 3 threads, and with one channel's shift
- * outside what the vector requantization takes (the scalar reference function then). */
+ * outside what the vector requantization takes (the scalar reference function then).
+ * The tap-pair kernel (k->pairs on k->pack's weights) against the same plain loop (pair
+ * counts 0..16, odd taps' zero second weight, 1..3 blocks), and the driver on channel counts
+ * of whole blocks and blocks plus a tail (48, 40, 144, 264), even and odd tap counts, exactly
+ * 32 taps, zero rows for padding taps on every border. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +63,36 @@ static void sums_case(const tfcc_q16_dw_kernel *k, size_t taps, size_t n, int mo
   CHECKF(bad == 0 && got[n] == 0x5a5a, "%s taps %zu n %zu mode %d: %d wrong", k->name, taps, n,
          mode, bad);
   free(x), free(w), free(got), free(want);
+}
+
+static void pairs_case(const tfcc_q16_dw_kernel *k, size_t npairs, size_t nblocks, bool odd,
+                       int mode) {
+  const size_t n = nblocks * k->block, taps = 2 * npairs;
+  const int16_t *xs[TFCC_Q16_DW_MAX_TAPS];
+  const int8_t *ws[TFCC_Q16_DW_MAX_TAPS];
+  int16_t *x = malloc((taps * n + 1) * sizeof(int16_t));
+  int8_t *w = malloc(taps * n + 1);
+  int16_t *pk = malloc((taps * n + 1) * sizeof(int16_t));
+  int64_t *got = malloc((n + 1) * sizeof(int64_t));
+  CHECK(x && w && pk && got);
+  if (!x || !w || !pk || !got) return;
+  for (size_t i = 0; i < taps * n; i++) x[i] = xval(mode), w[i] = wval(mode);
+  for (size_t t = 0; t < taps; t++) {
+    xs[t] = x + t * n;
+    ws[t] = odd && t == taps - 1 ? NULL : w + (taps - 1 - t) * n;
+  }
+  k->pack(npairs, ws, nblocks, pk);
+  for (size_t c = 0; c <= n; c++) got[c] = 0x5a5a;
+  k->pairs(npairs, xs, pk, nblocks, got);
+  int bad = 0;
+  for (size_t c = 0; c < n; c++) {
+    int64_t s = 0;
+    for (size_t t = 0; t < taps; t++) s += ws[t] ? (int64_t)xs[t][c] * ws[t][c] : 0;
+    bad += got[c] != s;
+  }
+  CHECKF(bad == 0 && got[n] == 0x5a5a, "%s pairs %zu blocks %zu odd %d mode %d: %d wrong", k->name,
+         npairs, nblocks, (int)odd, mode, bad);
+  free(x), free(w), free(pk), free(got);
 }
 
 typedef struct dw_shape {
@@ -150,6 +184,11 @@ int main(void) {
       {1, 3, 40, 24, 1, 1, 9, 1, 3, 0, 4, 1, 1},  /* 1x9, stride 3 */
       {1, 4, 4, 15, 1, 3, 3, 3, 3, 5, 5, 1, 1},   /* padding past the image */
       {1, 1, 1, 31, 1, 1, 1, 1, 1, 0, 0, 1, 1},   /* 1x1 */
+      {1, 6, 7, 48, 1, 3, 3, 1, 1, 1, 1, 1, 1},   /* whole 16-channel blocks */
+      {1, 5, 6, 144, 1, 3, 3, 2, 2, 0, 1, 1, 1},  /* 144: 32-channel blocks and a tail */
+      {1, 5, 5, 40, 1, 2, 2, 1, 1, 0, 0, 1, 1},   /* 4 taps (pairs only), 40 channels */
+      {1, 6, 6, 64, 1, 4, 8, 1, 1, 2, 4, 1, 1},   /* exactly 32 taps */
+      {2, 4, 9, 264, 1, 5, 5, 1, 2, 2, 2, 1, 1},  /* 264: a second pass of 8 channels */
   };
   tfcc_err err;
   memset(&err, 0, sizeof err);
@@ -165,6 +204,9 @@ int main(void) {
     for (size_t taps = 0; taps <= TFCC_Q16_DW_MAX_TAPS; taps++)
       for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
         for (int mode = 0; mode < 3; mode++) sums_case(k, taps, ns[ni], mode);
+    for (size_t np = 0; np <= TFCC_Q16_DW_MAX_TAPS / 2; np++)
+      for (size_t nb = 1; nb <= 3; nb++)
+        for (int mode = 0; mode < 3; mode++) pairs_case(k, np, nb, np > 0 && mode != 1, mode);
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
       for (int bias_kind = 0; bias_kind < 3; bias_kind++)
         for (int mode = 0; mode < 3; mode++)

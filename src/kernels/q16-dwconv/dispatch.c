@@ -6,7 +6,10 @@
 #include "kernels/ref/conv_walk.h"
 
 #define Q16_DW_ROW(name, fn, sfx, level) \
-  { name "-" #sfx, level, fn##_##sfx, fn##_req_##sfx }
+  { \
+    name "-" #sfx, level, fn##_##sfx, fn##_req_##sfx, tfcc_q16_dwp_##sfx, tfcc_q16_dwp_pack_##sfx, \
+        TFCC_Q16_DWP_B_##sfx \
+  }
 static const tfcc_q16_dw_kernel kernels[] = {
     TFCC_KERNEL_ROWS(Q16_DW_ROW, "q16-dwconv", tfcc_q16_dw)};
 TFCC_DISPATCH_TABLE_FNS(tfcc_q16_dw, tfcc_q16_dw_kernel)
@@ -14,6 +17,9 @@ TFCC_DISPATCH_TABLE_FNS(tfcc_q16_dw, tfcc_q16_dw_kernel)
 /* Output channels per pass (the int64 sums, the requantization terms and, with a depth
  * multiplier above 1, the input spread to the output channels, on the stack). */
 enum { Q16_DW_CHUNK = 256 };
+
+/* A padding tap's input on the tap-pair path (the reference kernel skips the tap: a zero sum). */
+static const int16_t q16_dw_zeros[Q16_DW_CHUNK];
 
 bool tfcc_q16_dwconv_fits(const tfcc_conv_geom *g, const tfcc_conv_requant *q) {
   return g->in_c > 0 && g->out_c % g->in_c == 0 && q->input_offset == 0;
@@ -69,32 +75,68 @@ static void q16_dw_rows(void *ctx, size_t r0, size_t r1) {
   int16_t spread[TFCC_Q16_DW_MAX_TAPS][Q16_DW_CHUNK];
   q16_dw_terms terms;
   tfcc_q16_dw_req_terms rt;
+  /* depth multiplier 1 and at most TFCC_Q16_DW_MAX_TAPS taps: whole blocks of channels on the
+   * tap-pair kernel (weights packed per pass), the rest on k->fn */
+  const size_t taps = (size_t)g->filter_h * (size_t)g->filter_w, npairs = (taps + 1) / 2;
+  const bool use_pairs = mult == 1 && taps <= TFCC_Q16_DW_MAX_TAPS && k->pairs && k->block;
+  const int8_t *wps[TFCC_Q16_DW_MAX_TAPS];
+  _Alignas(64) int16_t wpk[TFCC_Q16_DW_MAX_TAPS * Q16_DW_CHUNK];
   for (int32_t c0 = 0; c0 < g->out_c; c0 += Q16_DW_CHUNK) {
     const int32_t nc = g->out_c - c0 < Q16_DW_CHUNK ? g->out_c - c0 : Q16_DW_CHUNK;
     const bool vreq = q16_dw_terms_init(j, c0, nc, &terms, &rt);
+    const size_t nb = use_pairs ? (size_t)nc / k->block : 0, nbc = nb * k->block;
+    if (nb) {
+      for (size_t t = 0; t < 2 * npairs; t++)
+        wps[t] = t < taps ? j->filter + t * (size_t)g->out_c + (size_t)c0 : NULL;
+      k->pack(npairs, wps, nb, wpk);
+    }
     for (size_t row = r0; row < r1; row++) {
       const int32_t b = (int32_t)(row / (size_t)g->out_h), oy = (int32_t)(row % (size_t)g->out_h);
       const int32_t iy0 = oy * g->stride_h - g->pad_h;
       for (int32_t ox = 0; ox < g->out_w; ox++) {
         const int32_t ix0 = ox * g->stride_w - g->pad_w;
         const size_t out_base = (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;
-        for (int32_t i = 0; i < nc; i++) acc[i] = 0;
-        size_t nt = 0;
-        TFCC_CONV_TAPS({
-          const int16_t *px = in + (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c;
-          if (mult == 1) {
-            xs[nt] = px + c0;
-          } else {
-            for (int32_t i = 0; i < nc; i++) spread[nt][i] = px[(c0 + i) / mult];
-            xs[nt] = spread[nt];
+        if (nb) {
+          size_t t = 0;
+          for (int32_t fy = 0; fy < g->filter_h; fy++) {
+            const int32_t iy = iy0 + g->dil_h * fy;
+            const bool rin = iy >= 0 && iy < g->in_h;
+            for (int32_t fx = 0; fx < g->filter_w; fx++, t++) {
+              const int32_t ix = ix0 + g->dil_w * fx;
+              xs[t] = rin && ix >= 0 && ix < g->in_w
+                          ? in + (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c + c0
+                          : q16_dw_zeros;
+            }
           }
-          ws[nt] = j->filter + ((size_t)fy * g->filter_w + fx) * g->out_c + c0;
-          if (++nt == TFCC_Q16_DW_MAX_TAPS) {
-            k->fn(nt, xs, ws, (size_t)nc, acc);
-            nt = 0;
+          if (t < 2 * npairs) xs[t] = q16_dw_zeros;
+          k->pairs(npairs, xs, wpk, nb, acc);
+          if (nbc < (size_t)nc) {
+            for (t = 0; t < taps; t++) {
+              xs[t] += nbc;
+              ws[t] = j->filter + t * (size_t)g->out_c + (size_t)c0 + nbc;
+            }
+            for (size_t i = nbc; i < (size_t)nc; i++) acc[i] = 0;
+            k->fn(taps, xs, ws, (size_t)nc - nbc, acc + nbc);
           }
-        })
-        if (nt) k->fn(nt, xs, ws, (size_t)nc, acc);
+        } else {
+          for (int32_t i = 0; i < nc; i++) acc[i] = 0;
+          size_t nt = 0;
+          TFCC_CONV_TAPS({
+            const int16_t *px = in + (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c;
+            if (mult == 1) {
+              xs[nt] = px + c0;
+            } else {
+              for (int32_t i = 0; i < nc; i++) spread[nt][i] = px[(c0 + i) / mult];
+              xs[nt] = spread[nt];
+            }
+            ws[nt] = j->filter + ((size_t)fy * g->filter_w + fx) * g->out_c + c0;
+            if (++nt == TFCC_Q16_DW_MAX_TAPS) {
+              k->fn(nt, xs, ws, (size_t)nc, acc);
+              nt = 0;
+            }
+          })
+          if (nt) k->fn(nt, xs, ws, (size_t)nc, acc);
+        }
         int16_t *o = j->out + out_base + c0;
         if (vreq) {
           k->req((size_t)nc, acc, &rt, o);

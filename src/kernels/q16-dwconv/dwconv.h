@@ -40,11 +40,25 @@ typedef struct tfcc_q16_dw_req_terms {
 typedef void (*tfcc_q16_dw_req_fn)(size_t n, const int64_t *acc, const tfcc_q16_dw_req_terms *r,
                                    int16_t *out);
 
+/* The tap-pair kernel (dwpair_body.h): for each block b < nblocks of `block` channels,
+ * acc[b * block + c] = sum over t < 2 * npairs of (int32)x[t][b * block + c] * w_t[...], the
+ * int32 sums of the block kept in registers over all taps (npairs <= TFCC_Q16_DW_MAX_TAPS / 2),
+ * stored (not added) as int64; w: the weights packed by `pack` (npairs pairs of tap pointers
+ * w[2p], w[2p + 1], the second NULL for zeros; 2 * block int16 per pair and block, blocks
+ * outermost). A padding tap is a zero row: every pixel runs the same pairs. */
+typedef void (*tfcc_q16_dwp_fn)(size_t npairs, const int16_t *const *x, const int16_t *w,
+                                size_t nblocks, int64_t *acc);
+typedef void (*tfcc_q16_dwp_pack_fn)(size_t npairs, const int8_t *const *w, size_t nblocks,
+                                     int16_t *dst);
+
 typedef struct tfcc_q16_dw_kernel {
   const char *name;
   tfcc_isa isa;
   tfcc_q16_dw_fn fn;
   tfcc_q16_dw_req_fn req;
+  tfcc_q16_dwp_fn pairs;
+  tfcc_q16_dwp_pack_fn pack;
+  size_t block;
 } tfcc_q16_dw_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_q16_dw, tfcc_q16_dw_kernel);
@@ -53,9 +67,21 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_q16_dw, tfcc_q16_dw_kernel);
   void name(size_t taps, const int16_t *const *x, const int8_t *const *w, size_t n, int64_t *acc)
 #define TFCC_Q16_DW_REQ_DECL(name) \
   void name(size_t n, const int64_t *acc, const tfcc_q16_dw_req_terms *r, int16_t *out)
+#define TFCC_Q16_DWP_DECL(name) \
+  void name(size_t npairs, const int16_t *const *x, const int16_t *w, size_t nblocks, int64_t *acc)
+#define TFCC_Q16_DWP_PACK_DECL(name) \
+  void name(size_t npairs, const int8_t *const *w, size_t nblocks, int16_t *dst)
 #define TFCC_Q16_DW_VARIANT(sfx) \
   TFCC_Q16_DW_DECL(tfcc_q16_dw_##sfx); \
-  TFCC_Q16_DW_REQ_DECL(tfcc_q16_dw_req_##sfx)
+  TFCC_Q16_DW_REQ_DECL(tfcc_q16_dw_req_##sfx); \
+  TFCC_Q16_DWP_DECL(tfcc_q16_dwp_##sfx); \
+  TFCC_Q16_DWP_PACK_DECL(tfcc_q16_dwp_pack_##sfx)
+/* channels a block of each variant's tap-pair kernel (dwp_<isa>.h) */
+#define TFCC_Q16_DWP_B_avx512 32
+#define TFCC_Q16_DWP_B_avx2 16
+#define TFCC_Q16_DWP_B_neon 8
+#define TFCC_Q16_DWP_B_wasmsimd 8
+#define TFCC_Q16_DWP_B_scalar 8
 TFCC_Q16_DW_VARIANT(avx512);
 TFCC_Q16_DW_VARIANT(avx2);
 TFCC_Q16_DW_VARIANT(neon);

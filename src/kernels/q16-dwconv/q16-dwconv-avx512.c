@@ -1,5 +1,9 @@
-/* int16 x int8 depthwise sums and requantization, avx512 build of the shared body
- * (dwconv_body.h). */
+/* int16 x int8 depthwise sums and requantization, avx512 build of the shared bodies
+ * (dwconv_body.h; dwpair_body.h on dwp_avx512.h). */
+#include "kernels/q16-dwconv/dwp_avx512.h"
 #define TFCC_Q16_DW_FN tfcc_q16_dw_avx512
 #define TFCC_Q16_DW_REQ_FN tfcc_q16_dw_req_avx512
+#define TFCC_Q16_DWP_FN tfcc_q16_dwp_avx512
+#define TFCC_Q16_DWP_PACK_FN tfcc_q16_dwp_pack_avx512
 #include "kernels/q16-dwconv/dwconv_body.h"
+#include "kernels/q16-dwconv/dwpair_body.h"

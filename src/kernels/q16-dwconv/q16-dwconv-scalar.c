@@ -1,5 +1,9 @@
-/* int16 x int8 depthwise sums and requantization, scalar build of the shared body
- * (dwconv_body.h). */
+/* int16 x int8 depthwise sums and requantization, scalar build of the shared bodies
+ * (dwconv_body.h; dwpair_body.h on dwp_scalar.h). */
+#include "kernels/q16-dwconv/dwp_scalar.h"
 #define TFCC_Q16_DW_FN tfcc_q16_dw_scalar
 #define TFCC_Q16_DW_REQ_FN tfcc_q16_dw_req_scalar
+#define TFCC_Q16_DWP_FN tfcc_q16_dwp_scalar
+#define TFCC_Q16_DWP_PACK_FN tfcc_q16_dwp_pack_scalar
 #include "kernels/q16-dwconv/dwconv_body.h"
+#include "kernels/q16-dwconv/dwpair_body.h"

@@ -1,5 +1,9 @@
-/* int16 x int8 depthwise sums and requantization, wasmsimd build of the shared body
- * (dwconv_body.h). */
+/* int16 x int8 depthwise sums and requantization, wasmsimd build of the shared bodies
+ * (dwconv_body.h; dwpair_body.h on dwp_wasmsimd.h). */
+#include "kernels/q16-dwconv/dwp_wasmsimd.h"
 #define TFCC_Q16_DW_FN tfcc_q16_dw_wasmsimd
 #define TFCC_Q16_DW_REQ_FN tfcc_q16_dw_req_wasmsimd
+#define TFCC_Q16_DWP_FN tfcc_q16_dwp_wasmsimd
+#define TFCC_Q16_DWP_PACK_FN tfcc_q16_dwp_pack_wasmsimd
 #include "kernels/q16-dwconv/dwconv_body.h"
+#include "kernels/q16-dwconv/dwpair_body.h"
