@@ -116,9 +116,9 @@ tfcc_status tfcc_pool_prepare(tfcc_op_ctx *ctx) {
   if (st != TFCC_OK) return st;
   ctx->scratch_bytes = 0;
   if (p->kind != TFCC_POOL_L2 && !tfcc_pool_fast_ok(&g, p->kind == TFCC_POOL_AVG, in->dtype))
-    tfcc_f32_log_fallback_once(
-        &((pool_params *)p)->logged, ctx, p->name,
-        in->dtype == TFCC_INT16 ? "int16 pooling" : "average window over 65535 taps");
+    tfcc_f32_log_fallback_once(&((pool_params *)p)->logged, ctx, p->name,
+                               in->dtype == TFCC_INT16 ? "int16 average window over 511 taps"
+                                                       : "average window over 65535 taps");
   return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 

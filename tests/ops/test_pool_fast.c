@@ -1,6 +1,6 @@
 /* Fast pooling kernels (src/kernels/pool): every variant this CPU can run produces exactly
  * the reference kernel's output (kernels/ref/pool.c) for MAX and AVERAGE pooling of float32,
- * uint8 and int8: odd channel counts (block tails), 1x1 .. 7x7 and non-square windows,
+ * uint8, int8 and int16 (int16 averages up to 511 taps, a 511-tap window of 32767s included): odd channel counts (block tails), 1x1 .. 7x7 and non-square windows,
  * strides 1..3, SAME and VALID padding, windows larger than the image, padding larger than
  * the filter (empty windows), batches, activation ranges, extreme values (NaN, -0, infinities,
  * lowest / highest integers), single threaded and on a 2-thread pool. Floats compare bit for
@@ -22,7 +22,7 @@ static uint32_t urand(void) {
   return rng >> 8;
 }
 
-static size_t esize(tfcc_dtype dt) { return dt == TFCC_FLOAT32 ? 4 : 1; }
+static size_t esize(tfcc_dtype dt) { return dt == TFCC_FLOAT32 ? 4 : dt == TFCC_INT16 ? 2 : 1; }
 
 static void fill(tfcc_dtype dt, void *p, size_t n, int mode) {
   for (size_t i = 0; i < n; i++) {
@@ -42,6 +42,11 @@ static void fill(tfcc_dtype dt, void *p, size_t n, int mode) {
           v = -FLT_MAX;
       }
       ((float *)p)[i] = v;
+    } else if (dt == TFCC_INT16) {
+      int16_t v = (int16_t)urand();
+      if (mode == 1) v = (urand() & 1) ? (int16_t)-32768 : (int16_t)32767;
+      if (mode == 2) v = (int16_t)(32767 - (int16_t)(urand() % 4)); /* near the highest */
+      ((int16_t *)p)[i] = v;
     } else {
       uint8_t v = (uint8_t)urand();
       if (mode == 1) v = (urand() & 1) ? 0x80 : 0x7F; /* lowest/highest int8 */
@@ -104,6 +109,7 @@ static void test_pool(const tfcc_pool_kernel *k, tfcc_threadpool *pool, bool avg
   fill(dt, in, nin, mode);
   float lo = -INFINITY, hi = INFINITY;
   int32_t ql = dt == TFCC_UINT8 ? 0 : -128, qh = dt == TFCC_UINT8 ? 255 : 127;
+  if (dt == TFCC_INT16) ql = -32768, qh = 32767;
   if (act == 1) {
     lo = 0.f;
     ql += 37;
@@ -134,6 +140,9 @@ static void test_pool(const tfcc_pool_kernel *k, tfcc_threadpool *pool, bool avg
       if (dt == TFCC_FLOAT32)
         fprintf(stderr, "%s: out[%zu] = %a, want %a\n", k->name, i, (double)((float *)got)[i],
                 (double)((float *)want)[i]);
+      else if (dt == TFCC_INT16)
+        fprintf(stderr, "%s: out[%zu] = %d, want %d\n", k->name, i, ((int16_t *)got)[i],
+                ((int16_t *)want)[i]);
       else
         fprintf(stderr, "%s: out[%zu] = %d, want %d\n", k->name, i, got[i], want[i]);
     }
@@ -162,8 +171,13 @@ int main(void) {
   CHECK(!tfcc_pool_fast_ok(&big, true, TFCC_INT8));
   CHECK(tfcc_pool_fast_ok(&big, true, TFCC_FLOAT32));
   CHECK(tfcc_pool_fast_ok(&big, false, TFCC_UINT8));
-  CHECK(!tfcc_pool_fast_ok(&big, false, TFCC_INT16));
-  const tfcc_dtype dts[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8};
+  CHECK(tfcc_pool_fast_ok(&big, false, TFCC_INT16));
+  CHECK(!tfcc_pool_fast_ok(&big, true, TFCC_INT16)); /* int16 average: at most 511 taps */
+  big.filter_h = 7, big.filter_w = 73;               /* 511 */
+  CHECK(tfcc_pool_fast_ok(&big, true, TFCC_INT16));
+  big.filter_w = 74; /* 518 */
+  CHECK(!tfcc_pool_fast_ok(&big, true, TFCC_INT16));
+  const tfcc_dtype dts[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
   int tested = 0;
   for (int ki = 0; ki < tfcc_pool_kernel_count(); ki++) {
     const tfcc_pool_kernel *k = tfcc_pool_kernel_at(ki);
@@ -172,7 +186,7 @@ int main(void) {
       continue;
     }
     tested++;
-    for (int di = 0; di < 3; di++)
+    for (int di = 0; di < 4; di++)
       for (int avg = 0; avg < 2; avg++) {
         const tfcc_dtype dt = dts[di];
         for (int mode = 0; mode < 3; mode++) {
@@ -190,6 +204,10 @@ int main(void) {
           test_pool(k, pl, avg, dt, 3, 4, 5, 31, 2, 3, 2, 1, -1, -1, mode, act);
           /* padding larger than the filter: empty windows at the borders */
           test_pool(k, pl, avg, dt, 1, 5, 5, 35, 2, 2, 1, 1, 3, 3, mode, act);
+          /* int16: the largest average window the fast path takes (511 taps), channels
+           * across the 32-element blocks */
+          if (dt == TFCC_INT16)
+            test_pool(k, pl, avg, dt, 1, 7, 75, 57, 7, 73, 1, 1, -2, -2, mode, act);
         }
       }
   }

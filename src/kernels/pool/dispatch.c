@@ -10,10 +10,12 @@ bool tfcc_pool_usable(const tfcc_pool_kernel *k, tfcc_isa isa) {
 }
 
 bool tfcc_pool_fast_ok(const tfcc_conv_geom *g, bool is_avg, tfcc_dtype dt) {
-  if (dt != TFCC_FLOAT32 && dt != TFCC_UINT8 && dt != TFCC_INT8) return false;
+  if (dt != TFCC_FLOAT32 && dt != TFCC_UINT8 && dt != TFCC_INT8 && dt != TFCC_INT16) return false;
   if (g->in_c != g->out_c || g->in_c <= 0 || g->filter_h <= 0 || g->filter_w <= 0) return false;
-  /* the quantized average's float division is exact while |acc| + n/2 < 2^24 */
-  if (is_avg && dt != TFCC_FLOAT32 && (int64_t)g->filter_h * g->filter_w > 65535) return false;
+  /* the quantized average's float division is exact while |acc| + n/2 < 2^24: 65535 taps of
+   * 8-bit values, 511 of int16 ones (511 * 32768 + 255 < 2^24) */
+  const int64_t taps = (int64_t)g->filter_h * g->filter_w;
+  if (is_avg && dt != TFCC_FLOAT32 && taps > (dt == TFCC_INT16 ? 511 : 65535)) return false;
   return true;
 }
 

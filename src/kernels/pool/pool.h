@@ -1,11 +1,11 @@
-/* Fast 2-D pooling (MAX_POOL_2D, AVERAGE_POOL_2D) of NHWC float32 / uint8 / int8 tensors,
+/* Fast 2-D pooling (MAX_POOL_2D, AVERAGE_POOL_2D) of NHWC float32 / uint8 / int8 / int16 tensors,
  * vectorised over channels, one file per ISA variant behind a dispatch table. Results are
  * bit-identical to the reference kernels (kernels/ref/pool.c): the window is clipped to the
  * image; taps are visited in the same order (row by row), so float sums are the same; max
  * keeps the reference's `v > m ? v : m` from the lowest value (a NaN input is skipped); the
  * quantized average rounds half away from zero, computed as trunc((acc +- n/2) / n) in float,
  * which is exact while |acc| + n/2 < 2^24 (tfcc_pool_fast_ok limits the window to 65535
- * taps). int16 and L2 pooling stay on the reference kernels. */
+ * taps, 511 for int16). L2 pooling stays on the reference kernel. */
 #ifndef TFCC_KERNELS_POOL_POOL_H
 #define TFCC_KERNELS_POOL_POOL_H
 
@@ -19,11 +19,11 @@
 typedef struct tfcc_pool_job {
   const tfcc_conv_geom *g; /* in_c == out_c; dilation unused */
   bool is_avg;             /* else max */
-  tfcc_dtype dt;           /* float32, uint8, int8 */
+  tfcc_dtype dt;           /* float32, uint8, int8, int16 */
   const void *in;
   void *out;
   float flo, fhi;   /* float32: activation range */
-  int32_t qlo, qhi; /* uint8/int8: quantized activation range */
+  int32_t qlo, qhi; /* uint8/int8/int16: quantized activation range */
 } tfcc_pool_job;
 
 /* Output rows [row0, row1) with row = batch * out_h + oy. */

@@ -74,8 +74,9 @@ static inline void avg_f32_px(const float *restrict p, size_t rs, size_t cs, int
 #undef POOL_OUT
 }
 
-/* Quantized max and average for element type T (uint8_t / int8_t), lowest value LOWEST. */
-#define POOL_Q_PIXELS(SUF, T, LOWEST) \
+/* Quantized max and average for element type T (uint8_t / int8_t / int16_t), lowest value
+ * LOWEST, max blocks of CBM channels. */
+#define POOL_Q_PIXELS(SUF, T, LOWEST, CBM) \
   static inline T max_##SUF##_out(T m, T lo, T hi) { \
     m = m < lo ? lo : m; \
     return m > hi ? hi : m; \
@@ -83,7 +84,7 @@ static inline void avg_f32_px(const float *restrict p, size_t rs, size_t cs, int
   static inline void max_##SUF##_px(const T *restrict p, size_t rs, size_t cs, int32_t kh, \
                                     int32_t kw, size_t C, int32_t lo, int32_t hi, T *restrict o) { \
     const T tlo = (T)lo, thi = (T)hi; \
-    POOL_CHANNELS(POOL_CBQ, T, T, (T)(LOWEST), POOL_MAXSTEP, POOL_QMAX_OUT_##SUF); \
+    POOL_CHANNELS(CBM, T, T, (T)(LOWEST), POOL_MAXSTEP, POOL_QMAX_OUT_##SUF); \
   } \
   static inline T avg_##SUF##_div(int32_t acc, int32_t n, float fn, int32_t lo, int32_t hi) { \
     const int32_t half = n / 2; \
@@ -101,8 +102,11 @@ static inline void avg_f32_px(const float *restrict p, size_t rs, size_t cs, int
 #define POOL_QMAX_OUT_s8(a) max_s8_out((a), tlo, thi)
 #define POOL_QAVG_OUT_u8(a) avg_u8_div((a), n, fn, lo, hi)
 #define POOL_QAVG_OUT_s8(a) avg_s8_div((a), n, fn, lo, hi)
-POOL_Q_PIXELS(u8, uint8_t, 0)
-POOL_Q_PIXELS(s8, int8_t, -128)
+#define POOL_QMAX_OUT_s16(a) max_s16_out((a), tlo, thi)
+#define POOL_QAVG_OUT_s16(a) avg_s16_div((a), n, fn, lo, hi)
+POOL_Q_PIXELS(u8, uint8_t, 0, POOL_CBQ)
+POOL_Q_PIXELS(s8, int8_t, -128, POOL_CBQ)
+POOL_Q_PIXELS(s16, int16_t, -32768, POOL_CBQ / 2)
 
 /* The rows loop for one pixel function PX over element type T; an empty window (filter
  * smaller than the padding) gives what the reference gives: clamp(lowest) for max, clamp(0)
@@ -158,6 +162,12 @@ void TFCC_POOL_FN(const tfcc_pool_job *j, int32_t row0, int32_t row1) {
         POOL_ROWS(avg_s8_px, int8_t, qlo, qhi, (int8_t)pool_clampi(0, qlo, qhi));
       else
         POOL_ROWS(max_s8_px, int8_t, qlo, qhi, (int8_t)pool_clampi(-128, qlo, qhi));
+      return;
+    case TFCC_INT16:
+      if (j->is_avg)
+        POOL_ROWS(avg_s16_px, int16_t, qlo, qhi, (int16_t)pool_clampi(0, qlo, qhi));
+      else
+        POOL_ROWS(max_s16_px, int16_t, qlo, qhi, (int16_t)pool_clampi(-32768, qlo, qhi));
       return;
     default: return;
   }
