@@ -25,13 +25,22 @@ void TFCC_Q16_DW_FN(size_t taps, const int16_t *const *x, const int8_t *const *w
 
 /* tfcc_requant64 (kernels/ref/conv_acc.h) written out per channel with r's precomputed terms,
  * a loop that the compiler vectorises (AVX-512: 64-bit multiplies and shifts); the int32
- * truncations are the reference's. The unit test holds it to the reference kernel. */
+ * truncations are the reference's. x86 builds first take whole groups through tfcc_q16rq
+ * (kernels/simd/q16_requant_x86.h) while their sums and biases are within +-2^30. The unit test
+ * holds it to the reference kernel. */
 void TFCC_Q16_DW_REQ_FN(size_t n, const int64_t *acc, const tfcc_q16_dw_req_terms *r,
                         int16_t *out) {
   const int64_t lim = (int64_t)1 << 47;
   const int64_t *bias = r->bias, *mult = r->mult, *round = r->round, *shift = r->shift;
   const int32_t off = r->offset, lo = r->act_min, hi = r->act_max;
-  for (size_t j = 0; j < n; j++) {
+  size_t j = 0;
+#ifdef TFCC_Q16RQ_W
+  /* the x86 vector path where a group's sums and biases allow (q16_requant_x86.h) */
+  while (j + TFCC_Q16RQ_W <= n &&
+         tfcc_q16rq(acc + j, bias + j, mult + j, round + j, shift + j, off, lo, hi, out + j))
+    j += TFCC_Q16RQ_W;
+#endif
+  for (; j < n; j++) {
     int64_t a = acc[j];
     a = a < -lim ? -lim : (a > lim - 1 ? lim - 1 : a);
     a += bias[j];

@@ -1,5 +1,6 @@
 /* int16 x int8 depthwise sums and requantization, avx512 build of the shared bodies
  * (dwconv_body.h; dwpair_body.h on dwp_avx512.h). */
+#include "kernels/simd/q16_requant_x86.h"
 #include "kernels/q16-dwconv/dwp_avx512.h"
 #define TFCC_Q16_DW_FN tfcc_q16_dw_avx512
 #define TFCC_Q16_DW_REQ_FN tfcc_q16_dw_req_avx512

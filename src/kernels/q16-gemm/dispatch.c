@@ -127,24 +127,50 @@ static void q16_pixel_origin(const tfcc_conv_geom *g, size_t p, size_t *b, int32
   *ix0 = ox * g->stride_w - g->pad_w;
 }
 
-/* Row pointers of pixels [m, m + MR) (the last one repeated past mend), per tap. */
+/* Row pointers of pixels [m, m + MR) (the last one repeated past mend), per tap: the first
+ * pixel's position by division, the next ones stepped; a window inside the image takes its
+ * taps' pointers by adding the tap offsets, one at the border checks each tap (zero row). */
 static void q16_tile_rows(const tfcc_conv_geom *g, const int16_t *in, const int16_t *zero, size_t m,
                           size_t mend, int mr, const int16_t **a) {
-  const size_t C = (size_t)g->in_c;
+  const size_t C = (size_t)g->in_c, W = (size_t)g->in_w;
+  const int32_t span_h = (g->filter_h - 1) * g->dil_h, span_w = (g->filter_w - 1) * g->dil_w;
+  const size_t step_y = (size_t)g->dil_h * W * C, step_x = (size_t)g->dil_w * C;
+  int32_t ox = (int32_t)(m % (size_t)g->out_w);
+  const size_t r = m / (size_t)g->out_w;
+  int32_t oy = (int32_t)(r % (size_t)g->out_h);
+  size_t b = r / (size_t)g->out_h;
+  const size_t ks = (size_t)g->filter_h * (size_t)g->filter_w;
   for (int i = 0; i < mr; i++) {
-    size_t b;
-    int32_t iy0, ix0;
-    q16_pixel_origin(g, m + (size_t)i < mend ? m + (size_t)i : mend - 1, &b, &iy0, &ix0);
-    size_t t = 0;
-    for (int32_t fy = 0; fy < g->filter_h; fy++) {
-      const int32_t iy = iy0 + g->dil_h * fy;
-      for (int32_t fx = 0; fx < g->filter_w; fx++, t++) {
-        const int32_t ix = ix0 + g->dil_w * fx;
-        a[t * (size_t)mr + (size_t)i] =
-            iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w
-                ? zero
-                : in + ((b * (size_t)g->in_h + (size_t)iy) * (size_t)g->in_w + (size_t)ix) * C;
+    if (m + (size_t)i >= mend) { /* past the end: the last pixel again */
+      for (size_t t = 0; t < ks; t++)
+        a[t * (size_t)mr + (size_t)i] = a[t * (size_t)mr + (size_t)i - 1];
+      continue;
+    }
+    const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+    if (iy0 >= 0 && iy0 + span_h < g->in_h && ix0 >= 0 && ix0 + span_w < g->in_w) {
+      const int16_t *row = in + ((b * (size_t)g->in_h + (size_t)iy0) * W + (size_t)ix0) * C;
+      size_t t = 0;
+      for (int32_t fy = 0; fy < g->filter_h; fy++, row += step_y) {
+        const int16_t *px = row;
+        for (int32_t fx = 0; fx < g->filter_w; fx++, t++, px += step_x)
+          a[t * (size_t)mr + (size_t)i] = px;
       }
+    } else {
+      size_t t = 0;
+      for (int32_t fy = 0; fy < g->filter_h; fy++) {
+        const int32_t iy = iy0 + g->dil_h * fy;
+        for (int32_t fx = 0; fx < g->filter_w; fx++, t++) {
+          const int32_t ix = ix0 + g->dil_w * fx;
+          a[t * (size_t)mr + (size_t)i] =
+              iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w
+                  ? zero
+                  : in + ((b * (size_t)g->in_h + (size_t)iy) * W + (size_t)ix) * C;
+        }
+      }
+    }
+    if (++ox == g->out_w) {
+      ox = 0;
+      if (++oy == g->out_h) oy = 0, b++;
     }
   }
 }

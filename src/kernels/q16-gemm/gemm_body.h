@@ -74,13 +74,26 @@ void TFCC_Q16_GEMM_FN(size_t ks, size_t kc, const int16_t *const *a, const int8_
 
 /* tfcc_requant64 (kernels/ref/conv_acc.h) written out per channel with r's precomputed terms,
  * a loop of Q16_NR lanes that the compiler vectorises (AVX-512: 64-bit multiplies and shifts);
- * the int32 truncations are the reference's. */
+ * the int32 truncations are the reference's. x86 builds first try tfcc_q16rq
+ * (kernels/simd/q16_requant_x86.h: sums and biases within +-2^30, r's unused lanes zero). */
 void TFCC_Q16_GEMM_REQ_FN(size_t rows, size_t nc, const int64_t *acc, const tfcc_q16_gemm_req *r,
                           int16_t *out, size_t out_stride) {
   const int64_t lim = (int64_t)1 << 47;
   const int32_t off = r->offset, lo = r->act_min, hi = r->act_max;
   for (size_t i = 0; i < rows; i++, acc += Q16_NR, out += out_stride) {
     int16_t t[Q16_NR];
+#ifdef TFCC_Q16RQ_W
+    /* the x86 vector path where the row's sums and biases allow (q16_requant_x86.h) */
+    int16_t *d = nc == Q16_NR ? out : t; /* a whole row straight to out */
+    bool fast = true;
+    for (int n = 0; fast && n < Q16_NR; n += TFCC_Q16RQ_W)
+      fast = tfcc_q16rq(acc + n, r->bias + n, r->mult + n, r->round + n, r->shift + n, off, lo, hi,
+                        d + n);
+    if (fast) {
+      if (d == t) memcpy(out, t, nc * sizeof(int16_t));
+      continue;
+    }
+#endif
     for (int n = 0; n < Q16_NR; n++) {
       int64_t a = acc[n];
       a = a < -lim ? -lim : (a > lim - 1 ? lim - 1 : a);

@@ -1,4 +1,5 @@
 /* int16 x int8 GEMM micro-kernel and requantization, avx2 build of the shared body (gemm_body.h): 4 x 16. */
+#include "kernels/simd/q16_requant_x86.h"
 #include "kernels/q16-gemm/q16v_avx2.h"
 #define TFCC_Q16_GEMM_FN tfcc_q16_gemm_avx2
 #define TFCC_Q16_GEMM_REQ_FN tfcc_q16_gemm_req_avx2

@@ -1,4 +1,5 @@
 /* int16 x int8 GEMM micro-kernel and requantization, avx512 build of the shared body (gemm_body.h): 6 x 32. */
+#include "kernels/simd/q16_requant_x86.h"
 #include "kernels/q16-gemm/q16v_avx512.h"
 #define TFCC_Q16_GEMM_FN tfcc_q16_gemm_avx512
 #define TFCC_Q16_GEMM_REQ_FN tfcc_q16_gemm_req_avx512
