@@ -5,7 +5,8 @@
  * strides, dilation, padding, batches, the extreme values (x = -32768 / 32767, w = -128 / 127
  * in whole layers: products of 2^22), int64 / int32 / no bias, per-tensor and per-channel
  * multipliers with shifts both ways (and one the vector requantization leaves to the scalar
- * reference function), ReLU ranges; 1 and 3 threads. */
+ * reference function), ReLU ranges; 1 and 3 threads; layers of several blocks of tiles (the
+ * row pointers made once a block) and, on 3 threads, few pixels over many panels (groups). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +133,8 @@ static const conv_spec specs[] = {
     {1, 4, 4, 8, 8, 5, 5, 1, 1, 4, 4, 1, 1},     /* padding wider than the image */
     {1, 8, 7, 24, 65, 2, 3, 3, 2, 0, 1, 1, 2},   /* uneven filter, strides, dilation */
     {1, 6, 5, 3, 300, 3, 3, 1, 1, 1, 1, 1, 1},   /* a shallow input, more than 8 panels */
+    {1, 20, 30, 24, 40, 1, 1, 1, 1, 0, 0, 1, 1}, /* 600 pixels: several blocks of tiles */
+    {2, 15, 17, 20, 50, 3, 3, 1, 1, 1, 1, 1, 1}, /* 510 pixels of 9 taps: blocks, padding */
 };
 
 int main(void) {

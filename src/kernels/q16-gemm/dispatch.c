@@ -70,11 +70,15 @@ void tfcc_q16_gemm_pack(const tfcc_q16_gemm_kernel *k, int32_t oc, int32_t ks, i
 }
 
 /* Scratch parts: one row of zeros (in_c + 1 int16: an odd in_c's last pair reads one past),
- * then per thread a tile's row pointers and, for shallow inputs (tfcc_q16_gemm_flat), its
- * im2col rows. */
+ * then per thread the row pointers of a block of tiles (tfcc_q16_gemm_conv: `block` tiles, made
+ * once for every panel the task runs) and, for shallow inputs (tfcc_q16_gemm_flat), one
+ * tile's im2col rows (block 1). */
 typedef struct q16_layout {
-  size_t zero_bytes, ptr_bytes, row_bytes, total;
+  size_t zero_bytes, ptr_bytes, row_bytes, total, block;
 } q16_layout;
+
+/* Row pointers per thread (32 KiB), at most Q16_BLOCK_MAX tiles a block. */
+enum { Q16_BLOCK_PTRS = 4096, Q16_BLOCK_MAX = 64 };
 
 static bool q16_layout_of(const tfcc_conv_geom *g, int threads, q16_layout *l) {
   const uint64_t ks = (uint64_t)g->filter_h * (uint64_t)g->filter_w;
@@ -82,10 +86,13 @@ static bool q16_layout_of(const tfcc_conv_geom *g, int threads, q16_layout *l) {
       ks > Q16_GEMM_SCRATCH_MAX)
     return false;
   l->zero_bytes = align64(((size_t)g->in_c + 1) * sizeof(int16_t));
-  l->ptr_bytes = align64((size_t)ks * TFCC_Q16_GEMM_MAX_MR * sizeof(const int16_t *));
   l->row_bytes = tfcc_q16_gemm_flat((int32_t)ks, g->in_c)
                      ? align64(((size_t)ks * (size_t)g->in_c + 1) * sizeof(int16_t))
                      : 0;
+  const uint64_t tile_ptrs = ks * TFCC_Q16_GEMM_MAX_MR;
+  l->block = l->row_bytes || tile_ptrs >= Q16_BLOCK_PTRS / 2 ? 1 : Q16_BLOCK_PTRS / tile_ptrs;
+  if (l->block > Q16_BLOCK_MAX) l->block = Q16_BLOCK_MAX;
+  l->ptr_bytes = align64(l->block * (size_t)ks * TFCC_Q16_GEMM_MAX_MR * sizeof(const int16_t *));
   const uint64_t total =
       (uint64_t)l->zero_bytes +
       (uint64_t)threads * (l->ptr_bytes + (uint64_t)TFCC_Q16_GEMM_MAX_MR * l->row_bytes);
@@ -114,6 +121,7 @@ typedef struct q16_conv_job {
   uint8_t *mem; /* per thread: a tile's row pointers, then its im2col rows (flat) */
   size_t per_thread, ptr_bytes, row_bytes, panel_bytes;
   size_t M, m_chunk, n_mchunks;
+  size_t block, group; /* tiles a block (their row pointers made once), panels a task */
 } q16_conv_job;
 
 /* Output pixel p's batch and the input row and column of its window's first tap. */
@@ -274,34 +282,47 @@ static void q16_conv_task_flat(void *ctx, size_t task, int thread) {
   }
 }
 
+/* A task: pixels [m0, m1) of one chunk against panels [p0, p1) of one group, in blocks of
+ * `block` tiles whose row pointers are made once for all the group's panels (the panel's
+ * weights then serve the whole block). */
 static void q16_conv_task(void *ctx, size_t task, int thread) {
   const q16_conv_job *j = ctx;
   const tfcc_conv_geom *g = j->g;
   const tfcc_q16_gemm_kernel *k = j->k;
   const int mr = k->mr, nr = k->nr;
-  const size_t panel = task / j->n_mchunks, mc = task % j->n_mchunks;
+  const size_t grp = task / j->n_mchunks, mc = task % j->n_mchunks;
   const size_t m0 = mc * j->m_chunk;
   const size_t m1 = m0 + j->m_chunk < j->M ? m0 + j->m_chunk : j->M;
-  const int32_t n0 = (int32_t)panel * nr;
-  const int nc = g->out_c - n0 < nr ? g->out_c - n0 : nr;
+  const size_t n_panels = ((size_t)g->out_c + (size_t)nr - 1) / (size_t)nr;
+  const size_t p0 = grp * j->group, p1 = p0 + j->group < n_panels ? p0 + j->group : n_panels;
   uint8_t *mem = j->mem + (size_t)thread * j->per_thread;
   const int16_t **a = (const int16_t **)(void *)mem;
   int16_t *rows = (int16_t *)(void *)(mem + j->ptr_bytes);
-  const int8_t *w = j->w + panel * j->panel_bytes;
   const size_t ks = (size_t)g->filter_h * g->filter_w;
   const size_t flat_k = ks * (size_t)g->in_c, row_elems = j->row_bytes / sizeof(int16_t);
+  const size_t tile_ptrs = ks * (size_t)mr, span = j->block * (size_t)mr;
   int64_t acc[TFCC_Q16_GEMM_MAX_MR * TFCC_Q16_GEMM_MAX_NR];
   tfcc_q16_gemm_req r;
-  const bool vreq = !j->b32 && q16_req_init(j->q, j->b64, n0, nc, &r);
-  for (size_t m = m0; m < m1; m += (size_t)mr) {
-    if (j->row_bytes) {
-      q16_tile_im2col(g, j->in, m, m1, mr, rows, row_elems, a);
-      k->fn(1, flat_k, a, w, acc);
-    } else {
-      q16_tile_rows(g, j->in, j->zero, m, m1, mr, a);
-      k->fn(ks, (size_t)g->in_c, a, w, acc);
+  for (size_t mb = m0; mb < m1; mb += span) {
+    const size_t mbe = mb + span < m1 ? mb + span : m1;
+    if (!j->row_bytes)
+      for (size_t m = mb, t = 0; m < mbe; m += (size_t)mr, t++)
+        q16_tile_rows(g, j->in, j->zero, m, m1, mr, a + t * tile_ptrs);
+    for (size_t p = p0; p < p1; p++) {
+      const int32_t n0 = (int32_t)p * nr;
+      const int nc = g->out_c - n0 < nr ? g->out_c - n0 : nr;
+      const int8_t *w = j->w + p * j->panel_bytes;
+      const bool vreq = !j->b32 && q16_req_init(j->q, j->b64, n0, nc, &r);
+      for (size_t m = mb, t = 0; m < mbe; m += (size_t)mr, t++) {
+        if (j->row_bytes) { /* block 1: this tile's im2col rows */
+          q16_tile_im2col(g, j->in, m, m1, mr, rows, row_elems, a);
+          k->fn(1, flat_k, a, w, acc);
+        } else {
+          k->fn(ks, (size_t)g->in_c, a + t * tile_ptrs, w, acc);
+        }
+        q16_tile_store(j, acc, m, m1, n0, nc, vreq, &r);
+      }
     }
-    q16_tile_store(j, acc, m, m1, n0, nc, vreq, &r);
   }
 }
 
@@ -319,10 +340,16 @@ void tfcc_q16_gemm_conv(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
   const size_t tiles = (M + (size_t)k->mr - 1) / (size_t)k->mr;
   /* about 4 tasks per thread where the pixels allow */
   const bool flat = l.row_bytes && n_panels <= Q16_FLAT_PANELS;
-  size_t n_mchunks = 1;
+  /* q16_conv_task: pixel chunks first (a chunk's row pointers serve its group's panels), then
+   * groups of panels where the pixels give fewer than 4 tasks per thread */
+  size_t n_mchunks = 1, group = n_panels;
   if (threads > 1) {
-    n_mchunks = flat ? 4 * (size_t)threads : (4 * (size_t)threads + n_panels - 1) / n_panels;
+    n_mchunks = 4 * (size_t)threads;
     if (n_mchunks > tiles) n_mchunks = tiles;
+    if (!flat) {
+      const size_t n_groups = (4 * (size_t)threads + n_mchunks - 1) / n_mchunks;
+      group = (n_panels + n_groups - 1) / n_groups;
+    }
   }
   const size_t m_chunk = (tiles + n_mchunks - 1) / n_mchunks * (size_t)k->mr;
   size_t ks = (size_t)g->filter_h * g->filter_w, kc = (size_t)g->in_c;
@@ -343,9 +370,11 @@ void tfcc_q16_gemm_conv(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
                     .panel_bytes = ks * ((kc + 1) / 2) * (size_t)k->nr * 2,
                     .M = M,
                     .m_chunk = m_chunk,
-                    .n_mchunks = (M + m_chunk - 1) / m_chunk};
+                    .n_mchunks = (M + m_chunk - 1) / m_chunk,
+                    .block = l.block,
+                    .group = group};
   if (flat)
     tfcc_threadpool_run(pool, j.n_mchunks, q16_conv_task_flat, &j);
   else
-    tfcc_threadpool_run(pool, n_panels * j.n_mchunks, q16_conv_task, &j);
+    tfcc_threadpool_run(pool, (n_panels + group - 1) / group * j.n_mchunks, q16_conv_task, &j);
 }
