@@ -148,7 +148,7 @@ int main(void) {
   int tested = 0;
   for (int ki = 0; ki < tfcc_q16_gemm_kernel_count(); ki++) {
     const tfcc_q16_gemm_kernel *k = tfcc_q16_gemm_kernel_at(ki);
-    if (!tfcc_kernel_isa_fits(k->isa, best)) {
+    if (!tfcc_q16_gemm_usable(k, best)) {
       printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
       continue;
     }

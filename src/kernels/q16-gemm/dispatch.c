@@ -10,11 +10,18 @@
 #define Q16_GEMM_ROW(name, fn, sfx, level) \
   { \
     name "-" #sfx, level, fn##_##sfx, fn##_req_##sfx, TFCC_Q16_GEMM_MR_##sfx, \
-        TFCC_Q16_GEMM_NR_##sfx \
+        TFCC_Q16_GEMM_NR_##sfx, -1 \
   }
-static const tfcc_q16_gemm_kernel kernels[] = {
-    TFCC_KERNEL_ROWS(Q16_GEMM_ROW, "q16-gemm", tfcc_q16_gemm)};
-TFCC_DISPATCH_TABLE_FNS(tfcc_q16_gemm, tfcc_q16_gemm_kernel)
+static const tfcc_q16_gemm_kernel kernels[] = {TFCC_KERNELS_X86(
+    {"q16-gemm-avx512vnni", TFCC_ISA_AVX512, tfcc_q16_gemm_avx512vnni, tfcc_q16_gemm_req_avx512vnni,
+     TFCC_Q16_GEMM_MR_avx512vnni, TFCC_Q16_GEMM_NR_avx512vnni,
+     TFCC_CPU_AVX512VNNI}) TFCC_KERNEL_ROWS(Q16_GEMM_ROW, "q16-gemm", tfcc_q16_gemm)};
+TFCC_DISPATCH_TABLE_FNS_USABLE(tfcc_q16_gemm, tfcc_q16_gemm_kernel, tfcc_q16_gemm_usable)
+
+bool tfcc_q16_gemm_usable(const tfcc_q16_gemm_kernel *k, tfcc_isa isa) {
+  if (!tfcc_isa_level_fits(k->isa, isa)) return false;
+  return k->feature < 0 || tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature);
+}
 
 /* The scratch a layer may ask for (above it the layer runs on q16-dot). */
 #define Q16_GEMM_SCRATCH_MAX ((size_t)64 << 20)

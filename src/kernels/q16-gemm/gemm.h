@@ -59,15 +59,19 @@ typedef struct tfcc_q16_gemm_kernel {
   tfcc_q16_gemm_fn fn;
   tfcc_q16_gemm_req_fn req;
   int mr, nr;
+  int feature; /* tfcc_cpu_feature needed besides the ISA level, or -1 */
 } tfcc_q16_gemm_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_q16_gemm, tfcc_q16_gemm_kernel);
+/* Whether k runs at dispatch level isa on this CPU (level and extra feature). */
+bool tfcc_q16_gemm_usable(const tfcc_q16_gemm_kernel *k, tfcc_isa isa);
 
 #define TFCC_Q16_GEMM_VARIANT(sfx) \
   void tfcc_q16_gemm_##sfx(size_t ks, size_t kc, const int16_t *const *a, const int8_t *w, \
                            int64_t *acc); \
   void tfcc_q16_gemm_req_##sfx(size_t rows, size_t nc, const int64_t *acc, \
                                const tfcc_q16_gemm_req *r, int16_t *out, size_t out_stride)
+TFCC_Q16_GEMM_VARIANT(avx512vnni);
 TFCC_Q16_GEMM_VARIANT(avx512);
 TFCC_Q16_GEMM_VARIANT(avx2);
 TFCC_Q16_GEMM_VARIANT(neon);
@@ -76,6 +80,8 @@ TFCC_Q16_GEMM_VARIANT(scalar);
 
 /* Tiles per variant (gemm_body.h builds MR x NR; dispatch.c lists them). */
 enum {
+  TFCC_Q16_GEMM_MR_avx512vnni = 6, /* the avx512 tile: the same packing */
+  TFCC_Q16_GEMM_NR_avx512vnni = 32,
   TFCC_Q16_GEMM_MR_avx512 = 6,
   TFCC_Q16_GEMM_NR_avx512 = 32,
   TFCC_Q16_GEMM_MR_avx2 = 4,
