@@ -9,6 +9,7 @@
 #include "kernels/hybrid/fc_eigen.h"
 #include "kernels/kernel_set.h"
 #include "kernels/q16-dot/dot.h"
+#include "kernels/q16-gemm/gemm.h"
 #include "kernels/q8-fc-small/fc_small.h"
 #include "kernels/ref/fully_connected.h"
 #include "kernels/ref/quant_util.h"
@@ -44,6 +45,11 @@ typedef struct fc_params {
   /* int16 input (ops): the effective scales input * weight / output in double, [q.n_mult], which
    * current TFLite's int16 kernel rescales with (FULLY_CONNECTED v13, int16 x int4) */
   double *real16;
+  /* int16 input, constant int8 weights, more than one batch at init: the weights packed for the
+   * q16-gemm kernel q16_k (made from q16_src), which runs the evals of more than one batch */
+  int8_t *q16_w;
+  const tfcc_q16_gemm_kernel *q16_k;
+  const void *q16_src;
   /* float32 with run-time weights in TFLITE mode of a hybrid model: LiteRT runs TFLite's builtin
    * kernel (Eigen's GEBP order, tfcc_fc_f32_eigen) as the XNNPACK delegate leaves the node */
   bool eigen_f32;
@@ -76,6 +82,7 @@ static void fc_release(void *p) {
   tfcc_hybrid_free(fp->hyb);
   tfcc_fc_blockwise_free(fp->bw);
   free(fp->real16);
+  tfcc_wmem_free(fp->q16_w);
   tfcc_wmem_free(fp->xnn_own);
   tfcc_packed_layout_free(&fp->xnn_tail);
   tfcc_packed_layout_free(&fp->eigen_wp);
@@ -106,6 +113,26 @@ static tfcc_status fc_real16_init(const tfcc_init_ctx *ctx, const tfcc_ir_tensor
   return TFCC_OK;
 }
 
+/* int16 input with constant int8 weights [units][accum] and weight offset 0 whose input has more
+ * than one batch at init: the packing for q16-gemm (batch-1 models keep q16-dot, no copy). */
+static void fc_q16_init(const tfcc_init_ctx *ctx, fc_params *p) {
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *w = tfcc_conv_ir_input(ctx, 1);
+  if (!in || !w || in->dtype != TFCC_INT16 || w->dtype != TFCC_INT8 || !w->data || w->rank != 2 ||
+      w->sparsity || (!p->per_channel && p->q.filter_offset != 0))
+    return;
+  const int32_t units = w->dims[0], accum = w->dims[1];
+  if (units <= 0 || accum <= 0 || w->data_bytes < (size_t)units * (size_t)accum) return;
+  int64_t n = 1;
+  for (int i = 0; i < in->rank; i++) n *= in->dims[i] > 0 ? in->dims[i] : 1;
+  if (n / accum <= 1) return;
+  const tfcc_q16_gemm_kernel *k = ctx->ks ? ctx->ks->q16_gemm : tfcc_q16_gemm_select(ctx->isa);
+  const size_t bytes = k ? tfcc_q16_gemm_packed_bytes(k, units, 1, accum) : 0;
+  if (!bytes || (p->q16_w = tfcc_wmem_alloc(bytes)) == NULL) return;
+  tfcc_q16_gemm_pack(k, units, 1, accum, w->data, p->q16_w);
+  p->q16_k = k;
+  p->q16_src = w->data;
+}
+
 /* Tiny int8/uint8 layers: everything the q8-fc-small kernel needs, computed once here
  * (constant weights and bias only; anything else stays on the q8 GEMM / reference path). */
 static void fc_small_init(const tfcc_init_ctx *ctx, fc_params *p) {
@@ -131,6 +158,17 @@ static void fc_small_init(const tfcc_init_ctx *ctx, fc_params *p) {
  * int8 zero point's (the kernels' int32 block sums rely on it). */
 static bool fc_q16_takes(const tfcc_op_ctx *ctx, const tfcc_conv_requant *r) {
   return ctx->ks && ctx->ks->q16_dot && r->filter_offset >= -128 && r->filter_offset <= 128;
+}
+
+/* int16 input of more than one batch on q16-gemm: packed for these weights, prepare's scratch
+ * there. */
+static bool fc_q16_gemm_takes(const tfcc_op_ctx *ctx, const tfcc_fc_dims *d,
+                              const tfcc_conv_requant *r) {
+  const fc_params *p = ctx->params;
+  return p->q16_w && d->batches > 1 && ctx->in[0]->dtype == TFCC_INT16 &&
+         ctx->in[1]->data == p->q16_src && tfcc_q16_gemm_fc_fits(r) && ctx->scratch &&
+         ctx->scratch_bytes >= tfcc_q16_gemm_fc_scratch(d->batches, d->units, d->accum,
+                                                        tfcc_threadpool_size(ctx->pool));
 }
 
 /* The small kernel takes this call (packed for these weights, work within its limit). */
@@ -182,6 +220,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
     p->ruy_round = st == TFCC_OK && ctx->quant_compat != TFCC_QUANT_COMPAT_REFERENCE && in &&
                    in->dtype == TFCC_INT8 && w && !p->q.scale;
     if (st == TFCC_OK && in && in->dtype == TFCC_INT16) st = fc_real16_init(ctx, w, p);
+    if (st == TFCC_OK) fc_q16_init(ctx, p);
     /* ref10: REFERENCE mode, a float node of a hybrid subgraph the classic interpreter's
      * delegate does not take (run-time weights, or nothing delegated: nutls_lstm's LSTM
      * projections) runs the builtin kernel there, Eigen's order too (one batch: the GEMV) */
@@ -395,6 +434,9 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
   if ((ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) &&
       !fc_small_takes(p, ctx->in[0], ctx->in[1], d.batches))
     fc_q8_prepare(ctx, &d);
+  if (p->q16_w && ctx->in[0]->dtype == TFCC_INT16 && d.batches > 1)
+    ctx->scratch_bytes =
+        tfcc_q16_gemm_fc_scratch(d.batches, d.units, d.accum, tfcc_threadpool_size(ctx->pool));
   return tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
 }
 
@@ -494,7 +536,10 @@ static tfcc_status fc_eval(tfcc_op_ctx *ctx) {
     case TFCC_INT16: {
       const int64_t *b64 = bias && bias->dtype == TFCC_INT64 ? bd : NULL;
       const int32_t *b32 = bias && bias->dtype == TFCC_INT32 ? bd : NULL;
-      if (fc_q16_takes(ctx, &r)) /* the same sums, vectorised (kernels/q16-dot) */
+      if (fc_q16_gemm_takes(ctx, &d, &r)) /* batches: the register-tiled GEMM */
+        tfcc_q16_gemm_fc(ctx->pool, p->q16_k, d.batches, d.units, d.accum, &r, in->data, p->q16_w,
+                         b64, b32, p->real16, out, ctx->scratch);
+      else if (fc_q16_takes(ctx, &r)) /* the same sums, vectorised (kernels/q16-dot) */
         tfcc_q16_fc(ctx->ks->q16_dot, &d, &r, in->data, w->data, b64, b32, p->real16, out);
       else
         tfcc_fc_i16(&d, &r, in->data, w->data, b64, b32, p->real16, out);
@@ -527,6 +572,7 @@ static const char *fc_kernel(const tfcc_op_ctx *ctx) {
   if (ctx->in[0]->dtype == TFCC_INT16) {
     tfcc_conv_requant r;
     fc_requant(p, TFCC_INT16, &r);
+    if (fc_q16_gemm_takes(ctx, &d, &r)) return p->q16_k->name;
     return fc_q16_takes(ctx, &r) ? ctx->ks->q16_dot->name : "ref";
   }
   if (fc_small_takes(p, ctx->in[0], ctx->in[1], d.batches)) return p->small.k->name;

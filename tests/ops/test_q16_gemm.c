@@ -6,7 +6,10 @@
  * in whole layers: products of 2^22), int64 / int32 / no bias, per-tensor and per-channel
  * multipliers with shifts both ways (and one the vector requantization leaves to the scalar
  * reference function), ReLU ranges; 1 and 3 threads; layers of several blocks of tiles (the
- * row pointers made once a block) and, on 3 threads, few pixels over many panels (groups). */
+ * row pointers made once a block) and, on 3 threads, few pixels over many panels (groups).
+ * FULLY_CONNECTED of several batches on the same GEMM (tfcc_q16_gemm_fc) against the reference
+ * tfcc_fc_i16 in every requantization mode: the double rescale, int32 / int64 / no bias. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +17,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/kernel_families.h"
 #include "kernels/q16-gemm/gemm.h"
+#include "kernels/ref/fully_connected.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;
@@ -116,6 +120,59 @@ static void conv_case(const tfcc_q16_gemm_kernel *k, tfcc_threadpool *pool, cons
   free(scratch), free(wp);
 }
 
+/* FULLY_CONNECTED of `batches` rows on the GEMM (tfcc_q16_gemm_fc) against tfcc_fc_i16: the
+ * double rescale (real), int32 (wrapped) and int64 biases, none; real scales around the
+ * multipliers' and one far larger (outputs clamped), output offset -3 */
+static void fc_case(const tfcc_q16_gemm_kernel *k, tfcc_threadpool *pool, int batches, int units,
+                    int accum, int mode, int bias_kind, bool per_ch, bool use_real, int act) {
+  const size_t nx = (size_t)batches * accum, nw = (size_t)units * accum;
+  const size_t no = (size_t)batches * units;
+  const int threads = tfcc_threadpool_size(pool);
+  const size_t sb = tfcc_q16_gemm_fc_scratch(batches, units, accum, threads);
+  const size_t pb = tfcc_q16_gemm_packed_bytes(k, units, 1, accum);
+  int16_t *x = malloc(nx * sizeof(int16_t)), *o0 = malloc(no * sizeof(int16_t));
+  int16_t *o1 = malloc(no * sizeof(int16_t));
+  int8_t *w = malloc(nw), *wp = pb ? malloc(pb) : NULL;
+  int64_t *b64 = malloc((size_t)units * sizeof(int64_t));
+  int32_t *b32 = malloc((size_t)units * 4), *mult = malloc((size_t)units * 4);
+  int32_t *shift = malloc((size_t)units * 4);
+  double *real = malloc((size_t)units * sizeof(double));
+  void *scratch = sb ? aligned_alloc(64, (sb + 63) & ~(size_t)63) : NULL;
+  CHECK(sb > 0 && pb > 0);
+  CHECK(x && o0 && o1 && w && wp && b64 && b32 && mult && shift && real && scratch);
+  if (!x || !o0 || !o1 || !w || !wp || !b64 || !b32 || !mult || !shift || !real || !scratch) return;
+  fill(x, nx, w, nw, mode);
+  tfcc_conv_requant q;
+  requant_init(&q, mult, shift, units, per_ch, act, 0);
+  q.output_offset = -3;
+  for (int c = 0; c < units; c++) {
+    b64[c] = (int64_t)(int32_t)urand() * 64 - (1 << 29);
+    b32[c] = c % 6 == 5 ? INT32_MAX - 1000 : (int32_t)(urand() & 0xffffff) - (1 << 23);
+    real[c] = ldexp((double)mult[c], shift[c] - 31) * (c % 9 == 8 ? 4096.0 : 1.0);
+  }
+  tfcc_fc_dims d = {batches, accum, units};
+  const int64_t *bb64 = bias_kind == 0 ? b64 : NULL;
+  const int32_t *bb32 = bias_kind == 1 ? b32 : NULL;
+  const double *rr = use_real ? real : NULL;
+  CHECK(tfcc_q16_gemm_fc_fits(&q));
+  tfcc_fc_i16(&d, &q, x, w, bb64, bb32, rr, o0);
+  tfcc_q16_gemm_pack(k, units, 1, accum, w, wp);
+  memset(o1, 0x5a, no * sizeof(int16_t));
+  memset(scratch, 0xa5, sb);
+  tfcc_q16_gemm_fc(pool, k, batches, units, accum, &q, x, wp, bb64, bb32, rr, o1, scratch);
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < no; i++)
+    if (o0[i] != o1[i] && bad++ == 0) first = i;
+  CHECKF(bad == 0,
+         "%s (%d threads) fc %d x %d -> %d mode %d bias %d per_ch %d real %d act %d: %zu of %zu "
+         "differ, first at %zu (%d, want %d)",
+         k->name, threads, batches, accum, units, mode, bias_kind, (int)per_ch, (int)use_real, act,
+         bad, no, first, bad ? o1[first] : 0, bad ? o0[first] : 0);
+  cases_run++;
+  free(x), free(o0), free(o1), free(w), free(wp), free(b64), free(b32), free(mult), free(shift);
+  free(real), free(scratch);
+}
+
 static const conv_spec specs[] = {
     /* b  H   W   C    OC  kh kw sh sw ph pw dh dw */
     {1, 1, 1, 512, 256, 1, 1, 1, 1, 0, 0, 1, 1}, /* a 1x1 layer on one pixel */
@@ -168,6 +225,16 @@ int main(void) {
       conv_case(k, pool3, &specs[9], mode, 1, true, 0, 2);
       conv_case(k, NULL, &specs[11], mode, 0, true, 1, 0);
     }
+    /* FULLY_CONNECTED batches: every requantization mode, odd sizes, 1 and 3 threads */
+    static const int fcs[][3] = {{2, 1, 1},     {3, 33, 17},  {8, 64, 300},
+                                 {17, 70, 777}, {5, 300, 64}, {130, 40, 24}};
+    for (size_t fi = 0; fi < sizeof fcs / sizeof fcs[0]; fi++)
+      for (int bias_kind = 0; bias_kind < 3; bias_kind++)
+        for (int use_real = 0; use_real < 2; use_real++) {
+          const int mode = (int)(fi + (size_t)bias_kind) % 3;
+          fc_case(k, (fi + (size_t)use_real) % 2 ? pool3 : NULL, fcs[fi][0], fcs[fi][1], fcs[fi][2],
+                  mode, bias_kind, (fi + (size_t)bias_kind) % 2 == 0, use_real, (int)fi % 3);
+        }
     tested++;
   }
   tfcc_threadpool_destroy(pool3);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels/ref/conv_acc.h"
+#include "kernels/ref/fully_connected.h"
 
 #define Q16_GEMM_ROW(name, fn, sfx, level) \
   { \
@@ -129,6 +130,8 @@ typedef struct q16_conv_job {
   size_t per_thread, ptr_bytes, row_bytes, panel_bytes;
   size_t M, m_chunk, n_mchunks;
   size_t block, group; /* tiles a block (their row pointers made once), panels a task */
+  bool fc;             /* FULLY_CONNECTED: every output through tfcc_fc_i16_out */
+  const double *real;  /* its double rescale, or NULL */
 } q16_conv_job;
 
 /* Output pixel p's batch and the input row and column of its window's first tap. */
@@ -247,7 +250,10 @@ static void q16_tile_store(const q16_conv_job *j, const int64_t *acc, size_t m, 
   }
   for (size_t i = 0; i < rows; i++, o += oc) {
     const int64_t *s = acc + i * nr;
-    if (j->b32)
+    if (j->fc)
+      for (int n = 0; n < nc; n++)
+        o[n] = tfcc_fc_i16_out(s[n], n0 + n, j->q, j->b64, j->b32, j->real);
+    else if (j->b32)
       for (int n = 0; n < nc; n++)
         o[n] = (int16_t)tfcc_requant16_b32(s[n], j->b32[n0 + n], j->q, n0 + n);
     else
@@ -277,7 +283,7 @@ static void q16_conv_task_flat(void *ctx, size_t task, int thread) {
   for (size_t p = 0; p < np; p++) {
     const int32_t n0 = (int32_t)p * nr;
     const int nc = g->out_c - n0 < nr ? g->out_c - n0 : nr;
-    vreq[p] = !j->b32 && q16_req_init(j->q, j->b64, n0, nc, &r[p]);
+    vreq[p] = !j->b32 && !j->real && q16_req_init(j->q, j->b64, n0, nc, &r[p]);
   }
   for (size_t m = m0; m < m1; m += (size_t)mr) {
     q16_tile_im2col(g, j->in, m, m1, mr, rows, j->row_bytes / sizeof(int16_t), a);
@@ -319,7 +325,7 @@ static void q16_conv_task(void *ctx, size_t task, int thread) {
       const int32_t n0 = (int32_t)p * nr;
       const int nc = g->out_c - n0 < nr ? g->out_c - n0 : nr;
       const int8_t *w = j->w + p * j->panel_bytes;
-      const bool vreq = !j->b32 && q16_req_init(j->q, j->b64, n0, nc, &r);
+      const bool vreq = !j->b32 && !j->real && q16_req_init(j->q, j->b64, n0, nc, &r);
       for (size_t m = mb, t = 0; m < mbe; m += (size_t)mr, t++) {
         if (j->row_bytes) { /* block 1: this tile's im2col rows */
           q16_tile_im2col(g, j->in, m, m1, mr, rows, row_elems, a);
@@ -333,10 +339,10 @@ static void q16_conv_task(void *ctx, size_t task, int thread) {
   }
 }
 
-void tfcc_q16_gemm_conv(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
-                        const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int16_t *in,
-                        const int8_t *w, const int64_t *bias64, const int32_t *bias32, int16_t *out,
-                        void *scratch) {
+static void q16_gemm_run(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
+                         const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int16_t *in,
+                         const int8_t *w, const int64_t *bias64, const int32_t *bias32, bool fc,
+                         const double *real, int16_t *out, void *scratch) {
   const int threads = tfcc_threadpool_size(pool);
   q16_layout l;
   if (!q16_layout_of(g, threads, &l)) return; /* the caller checked the scratch size */
@@ -379,9 +385,46 @@ void tfcc_q16_gemm_conv(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
                     .m_chunk = m_chunk,
                     .n_mchunks = (M + m_chunk - 1) / m_chunk,
                     .block = l.block,
-                    .group = group};
+                    .group = group,
+                    .fc = fc,
+                    .real = real};
   if (flat)
     tfcc_threadpool_run(pool, j.n_mchunks, q16_conv_task_flat, &j);
   else
     tfcc_threadpool_run(pool, (n_panels + group - 1) / group * j.n_mchunks, q16_conv_task, &j);
+}
+
+void tfcc_q16_gemm_conv(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
+                        const tfcc_conv_geom *g, const tfcc_conv_requant *q, const int16_t *in,
+                        const int8_t *w, const int64_t *bias64, const int32_t *bias32, int16_t *out,
+                        void *scratch) {
+  q16_gemm_run(pool, k, g, q, in, w, bias64, bias32, false, NULL, out, scratch);
+}
+
+/* A FULLY_CONNECTED as a 1x1 convolution over a 1 x batches image of accum channels. */
+static void q16_fc_geom(int32_t batches, int32_t units, int32_t accum, tfcc_conv_geom *g) {
+  memset(g, 0, sizeof *g);
+  g->batches = 1, g->in_h = 1, g->in_w = batches, g->in_c = accum, g->filter_in_c = accum;
+  g->out_h = 1, g->out_w = batches, g->out_c = units;
+  g->filter_h = g->filter_w = 1, g->stride_h = g->stride_w = 1, g->dil_h = g->dil_w = 1;
+}
+
+bool tfcc_q16_gemm_fc_fits(const tfcc_conv_requant *q) {
+  return q->input_offset == 0 && q->filter_offset == 0;
+}
+
+size_t tfcc_q16_gemm_fc_scratch(int32_t batches, int32_t units, int32_t accum, int threads) {
+  if (batches <= 0 || units <= 0 || accum <= 0) return 0;
+  tfcc_conv_geom g;
+  q16_fc_geom(batches, units, accum, &g);
+  return tfcc_q16_gemm_conv_scratch(&g, threads);
+}
+
+void tfcc_q16_gemm_fc(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k, int32_t batches,
+                      int32_t units, int32_t accum, const tfcc_conv_requant *q, const int16_t *in,
+                      const int8_t *w, const int64_t *bias64, const int32_t *bias32,
+                      const double *real, int16_t *out, void *scratch) {
+  tfcc_conv_geom g;
+  q16_fc_geom(batches, units, accum, &g);
+  q16_gemm_run(pool, k, &g, q, in, w, bias64, bias32, true, real, out, scratch);
 }

@@ -120,4 +120,17 @@ void tfcc_q16_gemm_conv(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
                         const int8_t *w, const int64_t *bias64, const int32_t *bias32, int16_t *out,
                         void *scratch);
 
+/* The 16x8 FULLY_CONNECTED of d->batches rows (tfcc_fc_i16's results, kernels/ref/
+ * fully_connected.h) on k and its packing w of the [units][accum] weights (ks 1): the GEMM of a
+ * 1 x batches "image" of accum channels, each output through tfcc_fc_i16_out (the double
+ * rescale `real` where given, an int32 bias wrapped as TFLite's, else tfcc_requant64, the
+ * vector path's arithmetic). Weight offset 0 (tfcc_q16_gemm_fc_fits); scratch of
+ * tfcc_q16_gemm_fc_scratch bytes. */
+bool tfcc_q16_gemm_fc_fits(const tfcc_conv_requant *q);
+size_t tfcc_q16_gemm_fc_scratch(int32_t batches, int32_t units, int32_t accum, int threads);
+void tfcc_q16_gemm_fc(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k, int32_t batches,
+                      int32_t units, int32_t accum, const tfcc_conv_requant *q, const int16_t *in,
+                      const int8_t *w, const int64_t *bias64, const int32_t *bias32,
+                      const double *real, int16_t *out, void *scratch);
+
 #endif
