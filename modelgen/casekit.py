@@ -2,6 +2,7 @@
 a seeded PRNG, TFLite-convention quantization parameters, tensor specs and a
 Case that turns into a tflite_schema.Model plus its random inputs."""
 import math
+import os
 import struct
 
 import tflite_schema as S
@@ -204,6 +205,28 @@ def single(name, op, ins, outs, options=None, note=""):
         tensors[key] = t
         out_keys.append(key)
     return Case(name, tensors, [(op, in_keys, out_keys, options or {})], model_inputs, out_keys, note)
+
+
+def uniform_f32(rng, n, bound):
+    """n float32 values drawn uniformly from [-bound, bound) (weights of generated models)."""
+    return [f32(rng.uniform(-bound, bound)) for _ in range(n)]
+
+
+def write_models(out, cases, keep_existing=False):
+    """Writes each case's model as OUT/<name>.tflite (OUT made if missing) and prints
+    "wrote PATH"; keep_existing: a file already there is left as it is. Returns the paths."""
+    os.makedirs(out, exist_ok=True)
+    paths = []
+    for case in cases:
+        path = os.path.join(out, case.name + ".tflite")
+        paths.append(path)
+        if keep_existing and os.path.exists(path):
+            continue
+        data, _ = case.build()
+        with open(path, "wb") as f:
+            f.write(data)
+        print("wrote", path)
+    return paths
 
 
 # ---------------------------------------------------------------- shape helpers
