@@ -401,7 +401,11 @@ static tfcc_status bind_node(plan_build *b, int32_t ni, int32_t ei, size_t *slot
     if (!t->known && !n->op->reads_shapes_only) *all_known = false;
     if (t->is_variable) *stateful = true;
     if (!t->is_const && !t->known && !t->is_variable && b->g.producer[ti] < 0 &&
-        !is_graph_input(sg, ti))
+        !is_graph_input(sg, ti) && n->builtin == TFCC_OP_CUSTOM)
+      b->g.producer[ti] = ei; /* a custom operator's scratch (format reader): its arena buffer
+                                 lives from this node on, holding whatever was there */
+    else if (!t->is_const && !t->known && !t->is_variable && b->g.producer[ti] < 0 &&
+             !is_graph_input(sg, ti))
       return tfcc_err_set(
           err, TFCC_ERR_INVALID_MODEL,
           "node %d (%s): input %d reads tensor %d (%s), which no earlier node writes", (int)ni,
