@@ -72,6 +72,38 @@ def choose_qparams(dtype, lo, hi):
     return scale, max(qmin, min(qmax, zp))
 
 
+def round_half_away(v):
+    """Rounds half away from zero (TFLite's converter's std::round)."""
+    return math.floor(v + 0.5) if v >= 0 else -math.floor(-v + 0.5)
+
+
+def quantize_symmetric_int8(values, shape, axis):
+    """(int8 list, float32 scales) of float values in `shape`, as TFLite's converter quantizes
+    weights: symmetric, narrow range [-127, 127], scale max|w| / 127 (1 for an all-zero
+    channel), round half away from zero; per channel along axis (None: per tensor)."""
+    n = len(values)
+    if axis is None:
+        groups, inner = 1, n
+    else:
+        groups = shape[axis]
+        inner = numel(shape[axis + 1:])
+    # channel of element i: (i // inner) % groups
+    amax = [0.0] * groups
+    for i, v in enumerate(values):
+        c = (i // inner) % groups if axis is not None else 0
+        a = abs(v)
+        if a > amax[c]:
+            amax[c] = a
+    scales = [f32(a / 127.0) if a > 0 else 1.0 for a in amax]
+    inv = [1.0 / s for s in scales]
+    q = [0] * n
+    for i, v in enumerate(values):
+        c = (i // inner) % groups if axis is not None else 0
+        t = round_half_away(v * inv[c])
+        q[i] = -127 if t < -127 else 127 if t > 127 else t
+    return q, scales
+
+
 def quantize_value(x, scale, zp, dtype):
     qmin, qmax = QRANGE.get(dtype, (-(1 << 31), (1 << 31) - 1))
     q = int(math.floor(x / scale + 0.5)) + zp
