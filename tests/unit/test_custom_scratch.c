@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "test_harness.h"
+#include "test_runtime.h"
 #include "tfcc/tfcc.h"
 
 static char g_model[1200];
@@ -42,11 +43,7 @@ static tfcc_status ethos_eval(tfcc_custom_ctx *ctx) {
 }
 
 static void test_unregistered(void) {
-  tfcc_runtime *rt = NULL;
-  tfcc_runtime_options o;
-  tfcc_runtime_options_default(&o);
-  o.log_level = TFCC_LOG_ERROR;
-  CHECK(tfcc_runtime_create(&o, &rt) == TFCC_OK);
+  tfcc_runtime *rt = tfcc_test_runtime();
   tfcc_model *m = NULL;
   CHECK(tfcc_model_load_file(rt, g_model, NULL, &m) == TFCC_ERR_UNSUPPORTED && !m);
   const char *e = tfcc_last_error();
@@ -59,18 +56,7 @@ static void test_unregistered(void) {
 }
 
 static void test_registered(uint32_t disabled_passes) {
-  tfcc_runtime *rt = NULL;
-  tfcc_runtime_options o;
-  tfcc_runtime_options_default(&o);
-  o.num_threads = 1;
-  o.log_level = TFCC_LOG_ERROR;
-  CHECK(tfcc_runtime_create(&o, &rt) == TFCC_OK);
-  tfcc_custom_op op;
-  tfcc_custom_op_default(&op);
-  op.name = "ethos-u";
-  op.prepare = ethos_prepare;
-  op.eval = ethos_eval;
-  CHECK(tfcc_runtime_register_custom_op(rt, &op) == TFCC_OK);
+  tfcc_runtime *rt = tfcc_test_runtime_with_op("ethos-u", ethos_prepare, ethos_eval, NULL);
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   mo.disabled_passes = disabled_passes;
