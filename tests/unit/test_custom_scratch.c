@@ -5,7 +5,9 @@
  * - registered (here a stand-in `ethos-u` that adds the command stream's first byte): it loads
  *   and runs; its scratch input is 16 writable bytes of the arena (written, read back), the
  *   output is right, with every graph pass on and off, over two runs.
- * A builtin operator reading a tensor nothing writes stays refused (test_loader_robustness). */
+ * tfcc's own custom operators read no scratch: Mfcc whose sample-rate input nothing writes is
+ * refused naming the tensor (mfcc_unwritten_rate); builtin operators likewise
+ * (test_loader_robustness). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,11 +89,32 @@ static void test_registered(uint32_t disabled_passes) {
   tfcc_runtime_destroy(rt);
 }
 
+static void test_own_custom_op(void) {
+  char path[1300];
+  snprintf(path, sizeof path, "%s/tests/models/data/custom_scratch/mfcc_unwritten_rate.tflite",
+           tfcc_test_source_dir());
+  tfcc_runtime *rt = tfcc_test_runtime();
+  tfcc_model *m = NULL;
+  tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+  tfcc_session *s = NULL;
+  if (st == TFCC_OK) st = tfcc_session_create(m, NULL, &s);
+  const char *e = tfcc_last_error();
+  CHECKF(st == TFCC_ERR_INVALID_MODEL && strstr(e, "CUSTOM:Mfcc") &&
+             strstr(e,
+                    "input 1 reads tensor 1 (sample_rate_unwritten), which no earlier node "
+                    "writes"),
+         "%s: %s", tfcc_status_str(st), e);
+  tfcc_session_destroy(s);
+  tfcc_model_release(m);
+  tfcc_runtime_destroy(rt);
+}
+
 int main(void) {
   snprintf(g_model, sizeof g_model, "%s/tests/models/data/custom_scratch/ethos_u_scratch.tflite",
            tfcc_test_source_dir());
   test_unregistered();
   test_registered(0);
   test_registered(TFCC_PASS_ALL);
+  test_own_custom_op();
   return tfcc_test_finish("custom_scratch");
 }
