@@ -22,7 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "modelgen"))
 import tflite_schema as S  # noqa: E402
-from casekit import Case, Rng, T, f32, seed_of  # noqa: E402
+from casekit import Case, Rng, T, f32, seed_of, write_models  # noqa: E402
 from op_cases import act, weights  # noqa: E402
 
 F32, I32 = S.FLOAT32, S.INT32
@@ -91,13 +91,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    for case in (eigen_conv_ref(), fc_tail(), fc_eigen_ref()):
-        model, _ = case.build()
-        path = os.path.join(a.out, case.name + ".tflite")
-        with open(path, "wb") as f:
-            f.write(model)
-        print(path)
+    write_models(a.out, (eigen_conv_ref(), fc_tail(), fc_eigen_ref()))
 
 
 if __name__ == "__main__":

@@ -26,25 +26,12 @@ THREADS=1
 TFCC=
 BEFORE=
 ARCHS=()
-while [ $# -gt 0 ]; do
-  case $1 in
-    --rounds) ROUNDS=$2; shift 2 ;;
-    --runs) RUNS=$2; shift 2 ;;
-    --threads) THREADS=$2; shift 2 ;;
-    --zoo) ZOO=$2; shift 2 ;;
-    --build) BUILD=$2; shift 2 ;;
-    --tfcc) TFCC=$2; shift 2 ;;
-    --before) BEFORE=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    -*) echo "hybrid_twins.sh: error: unknown option '$1' (see --help)" >&2; exit 2 ;;
-    *) ARCHS+=("$1"); shift ;;
-  esac
-done
+. "$HERE/twins_rounds.sh"
+twins_parse hybrid_twins.sh 16 1 "$@"
 [ ${#ARCHS[@]} -gt 0 ] || ARCHS=(mobilenet_v2 resnet18 yolov8n)
 TFCC=${TFCC:-$BUILD/tools/tfcc}
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-. "$HERE/twins_rounds.sh"
 [ -x "$TFCC" ] || { echo "hybrid_twins.sh: error: no tfcc at $TFCC (build it first)" >&2; exit 1; }
 
 variants() { # ARCH -> "label path" lines

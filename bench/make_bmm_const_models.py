@@ -25,16 +25,12 @@ import tflite_schema as S  # noqa: E402
 F32, I8 = S.FLOAT32, S.INT8
 
 
-def values(rng, n, bound):
-    return [K.f32(rng.uniform(-bound, bound)) for _ in range(n)]
-
-
 def bmm_single(name, lsh, rsh, adj_y):
     rng = K.Rng(K.seed_of(name))
     n = rsh[-2] if adj_y else rsh[-1]
     bat = [max(a, b) for a, b in zip([1] * (len(rsh) - len(lsh)) + lsh[:-2], rsh[:-2])] or lsh[:-2]
     t = {"x": K.T(F32, lsh, name="input"),
-         "w": K.T(F32, rsh, const=values(rng, K.numel(rsh), (3.0 / lsh[-1]) ** 0.5), name="rhs"),
+         "w": K.T(F32, rsh, const=K.uniform_f32(rng, K.numel(rsh), (3.0 / lsh[-1]) ** 0.5), name="rhs"),
          "y": K.T(F32, bat + [lsh[-2], n], name="output")}
     return K.Case(name, t, [("BATCH_MATMUL", ["x", "w"], ["y"], {"adj_y": adj_y})], ["x"], ["y"])
 
@@ -44,7 +40,7 @@ def proj4(name, s, d):
     t = {"x": K.T(F32, [1, s, d], name="input")}
     ops, prev = [], "x"
     for i in range(4):
-        t["w%d" % i] = K.T(F32, [d, d], const=values(rng, d * d, (3.0 / d) ** 0.5), name="w%d" % i)
+        t["w%d" % i] = K.T(F32, [d, d], const=K.uniform_f32(rng, d * d, (3.0 / d) ** 0.5), name="w%d" % i)
         t["p%d" % i] = K.T(F32, [1, s, d])
         t["a%d" % i] = K.T(F32, [1, s, d], name="output" if i == 3 else None)
         ops.append(("BATCH_MATMUL", [prev, "w%d" % i], ["p%d" % i], {}))
@@ -56,11 +52,11 @@ def proj4(name, s, d):
 def hybrid(name):
     rng = K.Rng(K.seed_of(name))
     t = {"x": K.T(F32, [1, 128, 256], name="input"),
-         "w": K.T(F32, [256, 256], const=values(rng, 256 * 256, 0.1), name="rhs"),
+         "w": K.T(F32, [256, 256], const=K.uniform_f32(rng, 256 * 256, 0.1), name="rhs"),
          "y": K.T(F32, [1, 128, 256]),
          "wh": K.T(I8, [16, 256], const=[rng.randint(-127, 127) for _ in range(16 * 256)],
                    q={"scale": [0.004] * 16, "zero_point": [0] * 16, "quantized_dimension": 0}),
-         "bh": K.T(F32, [16], const=values(rng, 16, 0.1)),
+         "bh": K.T(F32, [16], const=K.uniform_f32(rng, 16, 0.1)),
          "z": K.T(F32, [1, 128, 16], name="output")}
     return K.Case(name, t, [("BATCH_MATMUL", ["x", "w"], ["y"], {"adj_y": True}),
                             ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {"keep_num_dims": True})],
@@ -70,17 +66,10 @@ def hybrid(name):
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make_bmm_const_models.py OUTDIR")
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
-    cases = [bmm_single("bmm_const_128x256x256", [1, 128, 256], [256, 256], False),
-             bmm_single("bmm_const_b4_64x64x64_adj_y", [4, 64, 64], [4, 64, 64], True),
-             proj4("bmm_const_proj4_64x256", 64, 256), hybrid("bmm_const_adj_y_hybrid")]
-    for case in cases:
-        path = os.path.join(out, case.name + ".tflite")
-        data, _ = case.build()
-        with open(path, "wb") as f:
-            f.write(data)
-        print("wrote", path)
+    K.write_models(sys.argv[1], [
+        bmm_single("bmm_const_128x256x256", [1, 128, 256], [256, 256], False),
+        bmm_single("bmm_const_b4_64x64x64_adj_y", [4, 64, 64], [4, 64, 64], True),
+        proj4("bmm_const_proj4_64x256", 64, 256), hybrid("bmm_const_adj_y_hybrid")])
 
 
 if __name__ == "__main__":

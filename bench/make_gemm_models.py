@@ -30,15 +30,11 @@ FCS = [
 ]
 
 
-def values(rng, n, bound):
-    return [K.f32(rng.uniform(-bound, bound)) for _ in range(n)]
-
-
 def conv(name, h, w, cin, cout):
     rng = K.Rng(K.seed_of(name))
     x = K.T(S.FLOAT32, [1, h, w, cin], name="input")
-    wt = K.T(S.FLOAT32, [cout, 1, 1, cin], const=values(rng, cout * cin, (3.0 / cin) ** 0.5), name="weights")
-    b = K.T(S.FLOAT32, [cout], const=values(rng, cout, 0.1), name="bias")
+    wt = K.T(S.FLOAT32, [cout, 1, 1, cin], const=K.uniform_f32(rng, cout * cin, (3.0 / cin) ** 0.5), name="weights")
+    b = K.T(S.FLOAT32, [cout], const=K.uniform_f32(rng, cout, 0.1), name="bias")
     y = K.T(S.FLOAT32, [1, h, w, cout], name="output")
     return K.single(name, "CONV_2D", [x, wt, b], [y],
                     {"padding": "VALID", "stride_w": 1, "stride_h": 1, "fused_activation_function": "NONE"})
@@ -47,8 +43,8 @@ def conv(name, h, w, cin, cout):
 def fc(name, batch, n_in, n_out):
     rng = K.Rng(K.seed_of(name))
     x = K.T(S.FLOAT32, [batch, n_in], name="input")
-    wt = K.T(S.FLOAT32, [n_out, n_in], const=values(rng, n_out * n_in, (3.0 / n_in) ** 0.5), name="weights")
-    b = K.T(S.FLOAT32, [n_out], const=values(rng, n_out, 0.1), name="bias")
+    wt = K.T(S.FLOAT32, [n_out, n_in], const=K.uniform_f32(rng, n_out * n_in, (3.0 / n_in) ** 0.5), name="weights")
+    b = K.T(S.FLOAT32, [n_out], const=K.uniform_f32(rng, n_out, 0.1), name="bias")
     y = K.T(S.FLOAT32, [batch, n_out], name="output")
     return K.single(name, "FULLY_CONNECTED", [x, wt, b], [y], {"fused_activation_function": "NONE"})
 
@@ -56,17 +52,8 @@ def fc(name, batch, n_in, n_out):
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make_gemm_models.py OUTDIR")
-    out = sys.argv[1]
-    os.makedirs(out, exist_ok=True)
-    cases = [conv(*c) for c in CONVS] + [fc(*f) for f in FCS]
-    for case in cases:
-        path = os.path.join(out, case.name + ".tflite")
-        if os.path.exists(path):
-            continue
-        data, _ = case.build()
-        with open(path, "wb") as f:
-            f.write(data)
-        print("wrote", path)
+    K.write_models(sys.argv[1], [conv(*c) for c in CONVS] + [fc(*f) for f in FCS],
+                   keep_existing=True)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,11 @@
-# Sourced by bench/hybrid_twins.sh and bench/int16x8_twins.sh: the interleaved rounds over a
-# network's twins and the table of their medians. Not run on its own.
+# Sourced by bench/hybrid_twins.sh and bench/int16x8_twins.sh: their options, the interleaved
+# rounds over a network's twins and the table of their medians. Not run on its own.
 #
+# twins_parse NAME HELP_LAST WITH_BEFORE ARG...
+#   The scripts' options: --rounds N, --runs R, --threads T, --zoo DIR, --build DIR,
+#   --tfcc PATH, --before PATH (where WITH_BEFORE is 1), -h / --help (prints lines 2 to
+#   HELP_LAST of the script), the rest ARCH names. Sets ROUNDS RUNS THREADS ZOO BUILD TFCC
+#   BEFORE and appends to ARCHS (the caller sets the defaults); an unknown option exits 2.
 # twins_rounds TMP ROUNDS RUNS THREADS TFCC BEFORE SUBJECT ARCH...
 #   TMP/<arch>.list holds "label path" lines (one per twin). Each round runs
 #   `TFCC bench path -t THREADS -r RUNS --json` on every twin of every network in turn
@@ -10,6 +15,29 @@
 # twins_table TMP ROUNDS THREADS SUBJECT ARCH...
 #   The markdown table: per network the median over the rounds of CPU ms per run of float32,
 #   ("SUBJECT before",) SUBJECT and int8, and the ratios SUBJECT / float32 and SUBJECT / int8.
+
+twins_parse() {
+  local name=$1 help=$2 with_before=$3
+  shift 3
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --rounds) ROUNDS=$2; shift 2 ;;
+      --runs) RUNS=$2; shift 2 ;;
+      --threads) THREADS=$2; shift 2 ;;
+      --zoo) ZOO=$2; shift 2 ;;
+      --build) BUILD=$2; shift 2 ;;
+      --tfcc) TFCC=$2; shift 2 ;;
+      --before) [ "$with_before" = 1 ] || break; BEFORE=$2; shift 2 ;;
+      -h|--help) sed -n "2,${help}p" "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+      -*) break ;;
+      *) ARCHS+=("$1"); shift ;;
+    esac
+  done
+  if [ $# -gt 0 ]; then
+    echo "$name: error: unknown option '$1' (see --help)" >&2
+    exit 2
+  fi
+}
 
 twins_cpu_ms() { # TFCC MODEL THREADS RUNS -> CPU ms per run
   "$1" bench "$2" -t "$3" -r "$4" --profile-runs 0 --json 2>/dev/null |

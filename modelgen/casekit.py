@@ -2,6 +2,7 @@
 a seeded PRNG, TFLite-convention quantization parameters, tensor specs and a
 Case that turns into a tflite_schema.Model plus its random inputs."""
 import math
+import os
 import struct
 
 import tflite_schema as S
@@ -69,6 +70,38 @@ def choose_qparams(dtype, lo, hi):
     scale = f32((hi - lo) / (qmax - qmin))
     zp = int(round(qmin - lo / scale))
     return scale, max(qmin, min(qmax, zp))
+
+
+def round_half_away(v):
+    """Rounds half away from zero (TFLite's converter's std::round)."""
+    return math.floor(v + 0.5) if v >= 0 else -math.floor(-v + 0.5)
+
+
+def quantize_symmetric_int8(values, shape, axis):
+    """(int8 list, float32 scales) of float values in `shape`, as TFLite's converter quantizes
+    weights: symmetric, narrow range [-127, 127], scale max|w| / 127 (1 for an all-zero
+    channel), round half away from zero; per channel along axis (None: per tensor)."""
+    n = len(values)
+    if axis is None:
+        groups, inner = 1, n
+    else:
+        groups = shape[axis]
+        inner = numel(shape[axis + 1:])
+    # channel of element i: (i // inner) % groups
+    amax = [0.0] * groups
+    for i, v in enumerate(values):
+        c = (i // inner) % groups if axis is not None else 0
+        a = abs(v)
+        if a > amax[c]:
+            amax[c] = a
+    scales = [f32(a / 127.0) if a > 0 else 1.0 for a in amax]
+    inv = [1.0 / s for s in scales]
+    q = [0] * n
+    for i, v in enumerate(values):
+        c = (i // inner) % groups if axis is not None else 0
+        t = round_half_away(v * inv[c])
+        q[i] = -127 if t < -127 else 127 if t > 127 else t
+    return q, scales
 
 
 def quantize_value(x, scale, zp, dtype):
@@ -204,6 +237,28 @@ def single(name, op, ins, outs, options=None, note=""):
         tensors[key] = t
         out_keys.append(key)
     return Case(name, tensors, [(op, in_keys, out_keys, options or {})], model_inputs, out_keys, note)
+
+
+def uniform_f32(rng, n, bound):
+    """n float32 values drawn uniformly from [-bound, bound) (weights of generated models)."""
+    return [f32(rng.uniform(-bound, bound)) for _ in range(n)]
+
+
+def write_models(out, cases, keep_existing=False):
+    """Writes each case's model as OUT/<name>.tflite (OUT made if missing) and prints
+    "wrote PATH"; keep_existing: a file already there is left as it is. Returns the paths."""
+    os.makedirs(out, exist_ok=True)
+    paths = []
+    for case in cases:
+        path = os.path.join(out, case.name + ".tflite")
+        paths.append(path)
+        if keep_existing and os.path.exists(path):
+            continue
+        data, _ = case.build()
+        with open(path, "wb") as f:
+            f.write(data)
+        print("wrote", path)
+    return paths
 
 
 # ---------------------------------------------------------------- shape helpers

@@ -17,7 +17,6 @@ hybrid speed comparisons (bench/README.md "Hybrid networks") and tests/models/te
 """
 import argparse
 import glob
-import math
 import os
 import struct
 import sys
@@ -25,47 +24,12 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tflite_read  # noqa: E402
 import tflite_schema as T  # noqa: E402
+from casekit import numel, quantize_symmetric_int8  # noqa: E402
 
 MIN_ELEMENTS = 1024
 # operator -> (weight input, quantized dimension or None for per tensor, version of the hybrid op)
 HYBRID_OPS = {"CONV_2D": (1, 0, 5), "DEPTHWISE_CONV_2D": (1, 3, 6),
               "FULLY_CONNECTED": (1, 0, 9), "BATCH_MATMUL": (1, None, 4)}
-
-
-def _count(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
-def _round_away(v):
-    return math.floor(v + 0.5) if v >= 0 else -math.floor(-v + 0.5)
-
-
-def quantize_symmetric(values, shape, axis):
-    """(int8 list, scales) of float values in `shape`, per channel along axis (None: tensor)."""
-    n = len(values)
-    if axis is None:
-        groups, inner = 1, n
-    else:
-        groups = shape[axis]
-        inner = _count(shape[axis + 1:])
-    # channel of element i: (i // inner) % groups
-    amax = [0.0] * groups
-    for i, v in enumerate(values):
-        c = (i // inner) % groups if axis is not None else 0
-        a = abs(v)
-        if a > amax[c]:
-            amax[c] = a
-    scales = [struct.unpack("<f", struct.pack("<f", a / 127.0))[0] if a > 0 else 1.0 for a in amax]
-    inv = [1.0 / s for s in scales]
-    q = [0] * n
-    for i, v in enumerate(values):
-        c = (i // inner) % groups if axis is not None else 0
-        t = _round_away(v * inv[c])
-        q[i] = -127 if t < -127 else 127 if t > 127 else t
-    return q, scales
 
 
 def hybridize(m):
@@ -81,13 +45,13 @@ def hybridize(m):
         if act.dtype != T.FLOAT32:
             continue
         if op.inputs[wi] not in done:
-            if t.dtype != T.FLOAT32 or t.data is None or _count(t.shape) < MIN_ELEMENTS:
+            if t.dtype != T.FLOAT32 or t.data is None or numel(t.shape) < MIN_ELEMENTS:
                 continue
             if op.op == "BATCH_MATMUL" and (op.options.get("adj_x") or len(t.shape) < 2):
                 continue
-            n = _count(t.shape)
+            n = numel(t.shape)
             values = struct.unpack("<%df" % n, t.data[:4 * n])
-            q, scales = quantize_symmetric(values, t.shape, axis)
+            q, scales = quantize_symmetric_int8(values, t.shape, axis)
             t.dtype = T.INT8
             t.data = struct.pack("<%db" % n, *q)
             t.quant = {"scale": scales, "zero_point": [0] * len(scales),
@@ -111,11 +75,11 @@ def dequantize(m):
         if m.tensors[op.inputs[0]].dtype != T.FLOAT32 or (t.dtype != T.INT8 and ti not in done):
             continue
         if ti not in done:
-            n = _count(t.shape)
+            n = numel(t.shape)
             q = struct.unpack("<%db" % n, t.data[:n])
             scales = t.quant["scale"]
             axis = t.quant.get("quantized_dimension", 0) if len(scales) > 1 else None
-            inner = _count(t.shape[axis + 1:]) if axis is not None else n
+            inner = numel(t.shape[axis + 1:]) if axis is not None else n
             groups = len(scales)
             vals = [q[i] * scales[(i // inner) % groups if axis is not None else 0]
                     for i in range(n)]

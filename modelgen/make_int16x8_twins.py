@@ -55,7 +55,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import npy  # noqa: E402
 import tflite_read  # noqa: E402
 import tflite_schema as T  # noqa: E402
-from casekit import Rng  # noqa: E402
+from casekit import Rng, quantize_symmetric_int8  # noqa: E402
+from casekit import f32 as _f32, numel as _count, round_half_away as _round_away  # noqa: E402
 
 # operator -> (activation input, weight input, per-channel dimension or None, bias input)
 WEIGHT_OPS = {"CONV_2D": (0, 1, 0, 2), "DEPTHWISE_CONV_2D": (0, 1, 3, 2),
@@ -75,21 +76,6 @@ CONVERTER_INT16 = (set(WEIGHT_OPS) | MULTI_SAME | set(RESTRICTED) | FREE | SAME_
 EXTRA_FREE = {"RELU", "RELU6", "RELU_N1_TO_1", "HARD_SWISH", "ELU", "GELU", "ABS", "NEG",
               "SQUARED_DIFFERENCE", "SUM", "RSQRT", "SQRT", "EXP", "LOG", "DIV"}
 Q16 = 32767.0
-
-
-def _count(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
-def _f32(x):
-    return struct.unpack("<f", struct.pack("<f", x))[0]
-
-
-def _round_away(v):
-    return math.floor(v + 0.5) if v >= 0 else -math.floor(-v + 0.5)
 
 
 def _floats(t):
@@ -207,25 +193,6 @@ def _quant_int16(values, scale):
     return out
 
 
-def _quant_weights(values, shape, axis):
-    n = len(values)
-    groups = shape[axis] if axis is not None else 1
-    inner = _count(shape[axis + 1:]) if axis is not None else n
-    amax = [0.0] * groups
-    for i, v in enumerate(values):
-        c = (i // inner) % groups
-        if abs(v) > amax[c]:
-            amax[c] = abs(v)
-    scales = [_f32(a / 127.0) if a > 0 else 1.0 for a in amax]
-    inv = [1.0 / s for s in scales]
-    q = [0] * n
-    for i, v in enumerate(values):
-        c = (i // inner) % groups
-        t = _round_away(v * inv[c])
-        q[i] = -127 if t < -127 else 127 if t > 127 else t
-    return q, scales
-
-
 def fold_constant_dequantize(m):
     """float16 constants seen through DEQUANTIZE (the converter's float16 weights) become
     float32 constants, as the converter's quantizer sees the float model; returns the count."""
@@ -322,7 +289,7 @@ class Twin:
         key = (ti, "w", axis)
         if key not in self.const:
             t = self.m.tensors[ti]
-            q, scales = _quant_weights(_floats(t), t.shape, axis)
+            q, scales = quantize_symmetric_int8(_floats(t), t.shape, axis)
             quant = {"scale": scales, "zero_point": [0] * len(scales),
                      "quantized_dimension": axis or 0}
             self.const[key] = self._new(ti, T.INT8, quant, "_int8",

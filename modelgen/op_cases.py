@@ -556,6 +556,30 @@ def pool_cases():
                 add(single(name, op, [x], [y],
                            {"padding": pad, "stride_w": sw, "stride_h": sh, "filter_width": fw,
                             "filter_height": fh, "fused_activation_function": actf}))
+    # CONV_2D -> PAD -> MAX_POOL_2D 3x3 / 2 VALID (ResNet's stem), which tfcc's fuse_pad folds
+    # into the pool's padding where the conv's RELU / RELU6 proves it exact; asymmetric pads;
+    # "noclamp": no activation, negative values under padding that takes part (not folded)
+    for dt in ("f32", "u8", "i8", "i16"):
+        for tag, pads, actf in (("relu", [1, 1, 1, 1], "RELU"), ("relu6_asym", [0, 2, 1, 0], "RELU6"),
+                                ("noclamp", [1, 1, 1, 1], "NONE")):
+            if dt in ("u8", "i16") and tag != "relu":
+                continue
+            name = "pad_max_pool_2d_%s_%s" % (dt, tag)
+            rng = Rng(seed_of(name))
+            x = act(dt, [1, 11, 9, 3], -2.0, 2.0)
+            w, ws = weights(rng, dt, [4, 3, 3, 3], 0, wmax=0.5)
+            b = bias(rng, dt, 4, qscale(x), ws, 0.5)
+            c = out_for(dt, [1, 9, 7, 4], math.sqrt(27) * 1.15 * 0.29)
+            p = same_q(c, [1, 9 + pads[0] + pads[1], 7 + pads[2] + pads[3], 4])
+            y = same_q(c, [1, (p.shape[1] - 3) // 2 + 1, (p.shape[2] - 3) // 2 + 1, 4])
+            t = {"x": x, "w": w, "b": b, "c": c, "p": p, "y": y,
+                 "pads": i32c([0, 0] + pads + [0, 0], [4, 2])}
+            ops = [("CONV_2D", ["x", "w", "b"], ["c"], {"padding": "VALID", "stride_w": 1, "stride_h": 1,
+                                                        "fused_activation_function": actf}),
+                   ("PAD", ["c", "pads"], ["p"], {}),
+                   ("MAX_POOL_2D", ["p"], ["y"], {"padding": "VALID", "stride_w": 2, "stride_h": 2,
+                                                  "filter_width": 3, "filter_height": 3})]
+            add(Case(name, t, ops, ["x"], ["y"]))
 
 
 # ---------------------------------------------------------------- elementwise binary

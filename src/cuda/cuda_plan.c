@@ -177,9 +177,8 @@ static bool pool(const tfcc_exec_node *en, int32_t is_max, tfcc_gs *s, char *why
   g->oh = y->dims[1], g->ow = y->dims[2], g->oc = y->dims[3];
   g->kh = o->filter_h, g->kw = o->filter_w, g->sh = o->stride_h, g->sw = o->stride_w;
   g->dh = g->dw = 1, g->depth_multiplier = 1;
-  static const int32_t none[2] = {0, 0};
-  g->pad_top = pad_before(o->padding, none, g->ih, g->oh, g->kh, g->sh, 1);
-  g->pad_left = pad_before(o->padding, none, g->iw, g->ow, g->kw, g->sw, 1);
+  g->pad_top = pad_before(o->padding, &o->pad[0], g->ih, g->oh, g->kh, g->sh, 1);
+  g->pad_left = pad_before(o->padding, &o->pad[2], g->iw, g->ow, g->kw, g->sw, 1);
   if (g->oc != g->ic) return WHY("channels differ");
   s->kind = TFCC_GS_POOL;
   s->op = is_max;

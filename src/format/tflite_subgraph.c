@@ -290,7 +290,10 @@ tfcc_status tfl_check_dataflow(tfl_ctx *c, const tfcc_ir_subgraph *sg) {
     const char *name = node->custom_code ? node->custom_code : tfcc_builtin_name(node->builtin);
     for (int32_t k = 0; k < node->n_inputs && st == TFCC_OK; k++) {
       int32_t ti = node->inputs[k];
-      if (ti >= 0 && role[ti] == ROLE_NONE)
+      /* A custom operator may read a tensor nothing writes: its scratch memory (an Ethos-U
+         command stream's `*_scratch` tensors, which TFLite allocates in its arena). Whether
+         the operator exists is the runtime's to say, naming it, before anything runs. */
+      if (ti >= 0 && role[ti] == ROLE_NONE && node->builtin != TFCC_OP_CUSTOM)
         st = tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
                           "operator %d (%s): input %d is tensor %d (%s), which is not constant, "
                           "not a variable, not a subgraph input and not produced by an earlier "

@@ -22,7 +22,8 @@
 #include "tfcc/tfcc.h"
 
 /* schema Padding; TFCC_PAD_EXPLICIT is tfcc's own (set by fuse_pad): VALID over the input
- * padded by the options' pad[] (top, bottom, left, right). */
+ * padded by the options' pad[] (top, bottom, left, right); convolutions read the pad value
+ * there (they skip the taps), pools skip those cells (fuse_pad proves that is the same). */
 enum { TFCC_PAD_SAME = 0, TFCC_PAD_VALID = 1, TFCC_PAD_EXPLICIT = 2 };
 /* Fused activations (schema ActivationFunctionType) are TFCC_ACT_* (kernels/ref/quant_util.h):
  * NONE 0, RELU 1, RELU_N1_TO_1 2, RELU6 3, TANH 4, SIGN_BIT 5. */
@@ -128,6 +129,8 @@ typedef struct tfcc_transpose_conv_options {
 /* Pool2DOptions. */
 typedef struct tfcc_pool_options {
   int32_t padding, stride_w, stride_h, filter_w, filter_h, activation;
+  int32_t pad[4]; /* padding == TFCC_PAD_EXPLICIT (a PAD fused into a MAX_POOL_2D): top, bottom,
+                     left, right; the window skips these rows and columns, as SAME's */
 } tfcc_pool_options;
 
 /* FullyConnectedOptions. */

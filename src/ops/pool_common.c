@@ -18,6 +18,7 @@
 typedef struct pool_params {
   tfcc_pool_kind kind;
   tfcc_pool_options o; /* the node's options */
+  tfcc_window_opts w;  /* its window: padding (SAME, VALID, or fuse_pad's explicit), strides */
   int32_t qmin, qmax;  /* quantized activation range (from the output's quantization) */
   const char *name;
   bool xnn; /* float AVERAGE_POOL_2D in XNNPACK's order (a hybrid subgraph) */
@@ -31,10 +32,9 @@ static const char *kind_name(tfcc_pool_kind k) {
 
 tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
   const tfcc_pool_options *po = &ctx->node->opts.pool;
-  static const int32_t no_pad[4] = {0, 0, 0, 0};
   tfcc_window_opts w;
   tfcc_status st = tfcc_window_opts_set(&w, po->padding, po->stride_w, po->stride_h, 1, 1,
-                                        po->activation, no_pad, ctx->err);
+                                        po->activation, po->pad, ctx->err);
   if (st != TFCC_OK) return st;
   if (po->filter_w <= 0 || po->filter_h <= 0)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "filter %dx%d must be positive",
@@ -50,6 +50,7 @@ tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
   p->kind = kind;
   p->name = kind_name(kind);
   p->o = *po;
+  p->w = w;
   p->qmin = qmin;
   p->qmax = qmax;
   /* in a subgraph with hybrid nodes, LiteRT's XNNPACK delegate runs the float average pooling
@@ -77,16 +78,12 @@ static tfcc_status pool_geom(const tfcc_op_ctx *ctx, tfcc_conv_geom *g) {
   g->filter_h = p->o.filter_h;
   g->filter_w = p->o.filter_w;
   g->filter_in_c = 1;
-  g->stride_h = p->o.stride_h;
-  g->stride_w = p->o.stride_w;
-  g->dil_h = g->dil_w = 1;
-  tfcc_status st =
-      tfcc_conv_out_size(p->o.padding, g->in_h, g->filter_h, g->stride_h, 1, &g->out_h, ctx->err);
+  tfcc_conv_geom_strides(g, &p->w); /* dilation 1 */
+  /* SAME / VALID as TFLite's; explicit (fuse_pad): VALID over the padded input, the leading
+     padding in pad_h / pad_w, the trailing in out_h / out_w; the kernels clip the window to
+     the image either way */
+  tfcc_status st = tfcc_conv_window(&p->w, g, ctx->err);
   if (st != TFCC_OK) return st;
-  st = tfcc_conv_out_size(p->o.padding, g->in_w, g->filter_w, g->stride_w, 1, &g->out_w, ctx->err);
-  if (st != TFCC_OK) return st;
-  g->pad_h = tfcc_conv_pad(g->stride_h, 1, g->in_h, g->filter_h, g->out_h);
-  g->pad_w = tfcc_conv_pad(g->stride_w, 1, g->in_w, g->filter_w, g->out_w);
   int64_t n;
   if (!tfcc_conv_count(4, in->dims, &n))
     return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "input too large");

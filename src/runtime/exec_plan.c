@@ -356,6 +356,13 @@ static tfcc_status plan_tensors(plan_build *b, const tfcc_input_shape *shapes) {
   return TFCC_OK;
 }
 
+/* A custom operator the runtime's user registered (not one of tfcc's own): one that may read a
+ * tensor nothing writes as its scratch memory (an Ethos-U operator's `*_scratch`). tfcc's
+ * operators read no such tensor: for them it stays an error. */
+static bool registered_custom(const tfcc_ir_node *n) {
+  return n->builtin == TFCC_OP_CUSTOM && n->op != tfcc_op_custom(n->custom_code);
+}
+
 /* Node ni as execution node ei: its context over the plan's tensors (pointer slots from *slot
  * on), its state, and the checks on what it reads and writes. *stateful: it keeps state or
  * touches a variable; *all_known: every input it reads is known now. */
@@ -401,7 +408,11 @@ static tfcc_status bind_node(plan_build *b, int32_t ni, int32_t ei, size_t *slot
     if (!t->known && !n->op->reads_shapes_only) *all_known = false;
     if (t->is_variable) *stateful = true;
     if (!t->is_const && !t->known && !t->is_variable && b->g.producer[ti] < 0 &&
-        !is_graph_input(sg, ti))
+        !is_graph_input(sg, ti) && registered_custom(n))
+      b->g.producer[ti] = ei; /* the operator's scratch (format reader): its arena buffer
+                                 lives from this node on, holding whatever was there */
+    else if (!t->is_const && !t->known && !t->is_variable && b->g.producer[ti] < 0 &&
+             !is_graph_input(sg, ti))
       return tfcc_err_set(
           err, TFCC_ERR_INVALID_MODEL,
           "node %d (%s): input %d reads tensor %d (%s), which no earlier node writes", (int)ni,

@@ -244,7 +244,8 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
     return tfcc_err_set(
         err, TFCC_ERR_UNSUPPORTED,
         "%s (custom operator %s is not registered on this runtime: register it with "
-        "tfcc_runtime_register_custom_op() before loading the model; docs/custom_ops.md)",
+        "tfcc_runtime_register_custom_op(), or load a plugin that does (the tools' "
+        "--custom-ops LIB.so), before loading the model; docs/custom_ops.md)",
         list, missing_custom);
   if (!runs && !m->opts.allow_unsupported)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "%s", list);

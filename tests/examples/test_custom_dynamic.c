@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "test_harness.h"
+#include "test_runtime.h"
 #include "tfcc/tfcc.h"
 
 enum { MODE_OK, MODE_FORGET, MODE_STATIC_RESIZE, MODE_RESIZE_IN_PREPARE, MODE_NEGATIVE, MODE_BIG };
@@ -77,23 +78,6 @@ static tfcc_status kp_eval(tfcc_custom_ctx *ctx) {
   return TFCC_OK;
 }
 
-static tfcc_runtime *new_runtime(kp_user *u) {
-  tfcc_runtime *rt = NULL;
-  tfcc_runtime_options o;
-  tfcc_runtime_options_default(&o);
-  o.num_threads = 1;
-  o.log_level = TFCC_LOG_ERROR;
-  CHECK(tfcc_runtime_create(&o, &rt) == TFCC_OK);
-  tfcc_custom_op op;
-  tfcc_custom_op_default(&op);
-  op.name = "KeepPositive";
-  op.prepare = kp_prepare;
-  op.eval = kp_eval;
-  op.user = u;
-  CHECK(tfcc_runtime_register_custom_op(rt, &op) == TFCC_OK);
-  return rt;
-}
-
 static char g_model[1200];
 
 static tfcc_status load(tfcc_runtime *rt, uint32_t disabled_passes, tfcc_model **m) {
@@ -149,7 +133,7 @@ static int run_and_check(tfcc_session *s, const float *x, const char *what) {
 
 static void test_runs(uint32_t disabled_passes) {
   kp_user u = {MODE_OK, 0};
-  tfcc_runtime *rt = new_runtime(&u);
+  tfcc_runtime *rt = tfcc_test_runtime_with_op("KeepPositive", kp_prepare, kp_eval, &u);
   tfcc_model *m = NULL;
   tfcc_session *s = NULL, *s2 = NULL;
   CHECKF(load(rt, disabled_passes, &m) == TFCC_OK, "%s", tfcc_last_error());
@@ -223,7 +207,7 @@ static void test_misuse(void) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     kp_user u = {cases[i].mode, 0};
-    tfcc_runtime *rt = new_runtime(&u);
+    tfcc_runtime *rt = tfcc_test_runtime_with_op("KeepPositive", kp_prepare, kp_eval, &u);
     tfcc_model *m = NULL;
     tfcc_session *s = NULL;
     if (cases[i].mode == MODE_STATIC_RESIZE) {
@@ -251,7 +235,7 @@ static void test_misuse(void) {
   }
   /* sizing belongs to eval: prepare's call fails the load, saying so */
   kp_user u = {MODE_RESIZE_IN_PREPARE, 0};
-  tfcc_runtime *rt = new_runtime(&u);
+  tfcc_runtime *rt = tfcc_test_runtime_with_op("KeepPositive", kp_prepare, kp_eval, &u);
   tfcc_model *m = NULL;
   CHECK(load(rt, 0, &m) == TFCC_ERR_STATE && !m);
   CHECKF(strstr(tfcc_last_error(), "output 0 can be sized only in eval"), "%s", tfcc_last_error());
@@ -263,7 +247,7 @@ static void test_misuse(void) {
  * downstream does: p (KeepPositive, up to 8000 floats here) and y (ADD, as large) both. */
 static void test_memory(void) {
   kp_user u = {MODE_BIG, 0};
-  tfcc_runtime *rt = new_runtime(&u);
+  tfcc_runtime *rt = tfcc_test_runtime_with_op("KeepPositive", kp_prepare, kp_eval, &u);
   tfcc_model *m = NULL;
   tfcc_session *s = NULL;
   CHECKF(load(rt, 0, &m) == TFCC_OK, "%s", tfcc_last_error());

@@ -13,21 +13,12 @@
 #include "mediapipe_ops.h"
 #include "npy_load.h"
 #include "test_harness.h"
+#include "test_runtime.h"
 
 static char g_dir[1024];
 
 static void path_of(char *buf, size_t n, const char *file) {
   snprintf(buf, n, "%s/%s", g_dir, file);
-}
-
-static tfcc_runtime *new_runtime(void) {
-  tfcc_runtime *rt = NULL;
-  tfcc_runtime_options o;
-  tfcc_runtime_options_default(&o);
-  o.num_threads = 1;
-  o.log_level = TFCC_LOG_ERROR;
-  CHECK(tfcc_runtime_create(&o, &rt) == TFCC_OK);
-  return rt;
 }
 
 static tfcc_status load(tfcc_runtime *rt, const char *file, tfcc_model **m,
@@ -121,7 +112,7 @@ static int run_reference(tfcc_runtime *rt, uint32_t disabled_passes, int verbose
 }
 
 static void test_reference(void) {
-  tfcc_runtime *rt = new_runtime();
+  tfcc_runtime *rt = tfcc_test_runtime();
   CHECK(tfcc_runtime_custom_op_count(rt) == 0);
   CHECK(mediapipe_ops_register(rt) == TFCC_OK);
   CHECK(tfcc_runtime_custom_op_count(rt) == 3);
@@ -152,7 +143,7 @@ static void test_bad_options(void) {
       {"mediapipe_bad_padding0.tflite", "padding 0 is neither SAME (1) nor VALID (2)"},
       {"mediapipe_bad_stride0.tflite", "stride 0x2, filter 2x2: each must be in 1..65536"},
   };
-  tfcc_runtime *rt = new_runtime();
+  tfcc_runtime *rt = tfcc_test_runtime();
   CHECK(mediapipe_ops_register(rt) == TFCC_OK);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     tfcc_model *m = NULL;
@@ -167,7 +158,7 @@ static void test_bad_options(void) {
 /* ---------------------------------------------------------------- unregistered operators */
 
 static void test_unregistered(void) {
-  tfcc_runtime *rt = new_runtime();
+  tfcc_runtime *rt = tfcc_test_runtime();
   tfcc_model *m = NULL;
   CHECK(load(rt, "mediapipe_ops.tflite", &m, 0) == TFCC_ERR_UNSUPPORTED && m == NULL);
   const char *e = tfcc_last_error();
@@ -273,7 +264,7 @@ static tfcc_status register_spy(tfcc_runtime *rt, spy *sp) {
 
 static void test_own_operator(void) {
   spy sp = {0};
-  tfcc_runtime *rt = new_runtime();
+  tfcc_runtime *rt = tfcc_test_runtime();
   CHECK(register_spy(rt, &sp) == TFCC_OK);
   tfcc_model *m = NULL;
   tfcc_session *s = NULL;
@@ -333,7 +324,7 @@ static void test_own_operator(void) {
 static tfcc_status nop(tfcc_custom_ctx *ctx) { return TFCC_OK; }
 
 static void test_misuse(void) {
-  tfcc_runtime *rt = new_runtime();
+  tfcc_runtime *rt = tfcc_test_runtime();
   tfcc_custom_op op;
   tfcc_custom_op_default(&op);
   op.name = "Op";
@@ -421,7 +412,7 @@ static void test_concurrent(void) {
   int bad[3] = {0, 0, 0};
   for (int i = 0; i < 3; i++) CHECK(pthread_create(&th[i], NULL, own_runtime_thread, &bad[i]) == 0);
   /* meanwhile: registrations on a runtime that is loading models on this thread */
-  shared_arg sa = {new_runtime(), 0};
+  shared_arg sa = {tfcc_test_runtime(), 0};
   CHECK(mediapipe_ops_register(sa.rt) == TFCC_OK);
   pthread_t reg;
   CHECK(pthread_create(&reg, NULL, register_many_thread, &sa) == 0);

@@ -11,20 +11,11 @@
 #include "../../tools/plugin/plugin_load.c"
 #include "npy_load.h"
 #include "test_harness.h"
+#include "test_runtime.h"
 
 #define N_OUT 7
 
 static char g_dir[1024], g_plugin[1200];
-
-static tfcc_runtime *new_runtime(void) {
-  tfcc_runtime *rt = NULL;
-  tfcc_runtime_options o;
-  tfcc_runtime_options_default(&o);
-  o.num_threads = 1;
-  o.log_level = TFCC_LOG_ERROR;
-  CHECK(tfcc_runtime_create(&o, &rt) == TFCC_OK);
-  return rt;
-}
 
 /* mediapipe_ops.tflite on rt against the references: 0 when all match. */
 static int run_reference(tfcc_runtime *rt) {
@@ -87,7 +78,7 @@ int main(void) {
 
   /* the plugin's three operators on two runtimes, each its own registration */
   for (int i = 0; i < 2; i++) {
-    tfcc_runtime *rt = new_runtime();
+    tfcc_runtime *rt = tfcc_test_runtime();
     CHECKF(tfcc_plugin_load(rt, g_plugin, err, sizeof err) == TFCC_OK, "%s", err);
     CHECK(tfcc_runtime_custom_op_count(rt) == 3);
     CHECK(run_reference(rt) == 0);
@@ -109,7 +100,7 @@ int main(void) {
     tfcc_runtime_destroy(rt);
   }
 
-  tfcc_runtime *rt = new_runtime();
+  tfcc_runtime *rt = tfcc_test_runtime();
   /* no such library: dlerror() names it */
   CHECK(tfcc_plugin_load(rt, "/nonexistent/libnope.so", err, sizeof err) == TFCC_ERR_NOT_FOUND);
   CHECKF(

@@ -1,6 +1,7 @@
-/* Test harness: check counters, summary, shared/source dirs, file reading;
- * the contract is in test_harness.h. */
+/* Test harness: check counters, summary, shared/source dirs, file reading (the contract is in
+ * test_harness.h); the API tests' runtimes (test_runtime.h). */
 #include "test_harness.h"
+#include "test_runtime.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -55,4 +56,28 @@ void *tfcc_test_read_file(const char *path, size_t *size) {
   fclose(f);
   if (buf && size) *size = (size_t)n;
   return buf;
+}
+
+tfcc_runtime *tfcc_test_runtime(void) {
+  tfcc_runtime *rt = NULL;
+  tfcc_runtime_options o;
+  tfcc_runtime_options_default(&o);
+  o.num_threads = 1;
+  o.log_level = TFCC_LOG_ERROR;
+  CHECKF(tfcc_runtime_create(&o, &rt) == TFCC_OK, "tfcc_runtime_create: %s", tfcc_last_error());
+  return rt;
+}
+
+tfcc_runtime *tfcc_test_runtime_with_op(const char *name, tfcc_custom_fn prepare,
+                                        tfcc_custom_fn eval, void *user) {
+  tfcc_runtime *rt = tfcc_test_runtime();
+  tfcc_custom_op op;
+  tfcc_custom_op_default(&op);
+  op.name = name;
+  op.prepare = prepare;
+  op.eval = eval;
+  op.user = user;
+  CHECKF(rt && tfcc_runtime_register_custom_op(rt, &op) == TFCC_OK, "registering %s: %s", name,
+         tfcc_last_error());
+  return rt;
 }

@@ -19,6 +19,36 @@ static void quiet_log(void *user, tfcc_log_level level, const char *tag, const c
   (void)user, (void)level, (void)tag, (void)message;
 }
 
+/* A model of a list file: DIR/<name>, and the rest of its line ("" if none). */
+typedef void (*listed_fn)(tfcc_runtime *rt, const char *path, const char *name, const char *rest);
+
+/* Calls fn for each model line "<name>[ <rest>]" of DIR/LIST, '#' comments and blank lines
+ * skipped (a line without <rest> too where needs_rest); returns how many it called it for. */
+static int for_each_listed(tfcc_runtime *rt, const char *dir, const char *list, bool needs_rest,
+                           listed_fn fn) {
+  char index[1600], line[1600], path[3300];
+  snprintf(index, sizeof index, "%s/%s", dir, list);
+  FILE *f = fopen(index, "r");
+  CHECKF(f != NULL, "%s not found", index);
+  int n = 0;
+  while (rt && f && fgets(line, sizeof line, f)) {
+    if (line[0] == '#' || line[0] == '\n') continue;
+    line[strcspn(line, "\n")] = 0;
+    char *rest = strchr(line, ' ');
+    if (rest)
+      *rest++ = 0;
+    else if (needs_rest)
+      continue;
+    else
+      rest = line + strlen(line);
+    snprintf(path, sizeof path, "%s/%s", dir, line);
+    fn(rt, path, line, rest);
+    n++;
+  }
+  if (f) fclose(f);
+  return n;
+}
+
 /* One run on zeroed inputs into the caller's buffers (dynamic outputs: the session's). */
 static bool run_zeros(tfcc_session *s) {
   enum { MAX_IO = 8 };
@@ -46,40 +76,64 @@ static bool run_zeros(tfcc_session *s) {
 /* kernels.txt: the kernel operator 0 runs with, from one profiled run ("!ref": any but the
  * reference kernel). A window whose dilated span dwarfs its taps runs the reference kernel: the
  * packed depthwise row kernels build every column the span covers. */
-static int check_kernels(tfcc_runtime *rt, const char *dir) {
-  char index[1600], line[1600];
-  snprintf(index, sizeof index, "%s/kernels.txt", dir);
-  FILE *f = fopen(index, "r");
-  CHECKF(f != NULL, "%s not found", index);
-  int n = 0;
-  while (f && fgets(line, sizeof line, f)) {
-    if (line[0] == '#' || line[0] == '\n') continue;
-    line[strcspn(line, "\n")] = 0;
-    char *want = strchr(line, ' ');
-    if (!want) continue;
-    *want++ = 0;
-    char path[1700];
-    snprintf(path, sizeof path, "%s/%s", dir, line);
-    tfcc_model *m = NULL;
-    tfcc_session *s = NULL;
-    tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
-    if (st == TFCC_OK) st = tfcc_session_create(m, NULL, &s);
-    if (st == TFCC_OK) st = tfcc_session_set_profiling(s, 1);
-    CHECKF(st == TFCC_OK, "%s: %s", line, tfcc_last_error());
-    if (s) {
-      CHECKF(run_zeros(s), "%s: run: %s", line, tfcc_session_last_error(s));
-      const tfcc_op_profile *e = NULL;
-      const int ne = tfcc_session_profile(s, &e);
-      const char *got = ne > 0 && e ? e[0].kernel : "";
-      const bool ok = want[0] == '!' ? strcmp(got, want + 1) != 0 : strcmp(got, want) == 0;
-      CHECKF(ok, "%s: kernel %s, expected %s", line, got, want);
-      tfcc_session_destroy(s);
-    }
-    if (m) tfcc_model_release(m);
-    n++;
+static void check_kernel(tfcc_runtime *rt, const char *path, const char *name, const char *want) {
+  tfcc_model *m = NULL;
+  tfcc_session *s = NULL;
+  tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+  if (st == TFCC_OK) st = tfcc_session_create(m, NULL, &s);
+  if (st == TFCC_OK) st = tfcc_session_set_profiling(s, 1);
+  CHECKF(st == TFCC_OK, "%s: %s", name, tfcc_last_error());
+  if (s) {
+    CHECKF(run_zeros(s), "%s: run: %s", name, tfcc_session_last_error(s));
+    const tfcc_op_profile *e = NULL;
+    const int ne = tfcc_session_profile(s, &e);
+    const char *got = ne > 0 && e ? e[0].kernel : "";
+    const bool ok = want[0] == '!' ? strcmp(got, want + 1) != 0 : strcmp(got, want) == 0;
+    CHECKF(ok, "%s: kernel %s, expected %s", name, got, want);
+    tfcc_session_destroy(s);
   }
-  if (f) fclose(f);
-  return n;
+  if (m) tfcc_model_release(m);
+}
+
+/* index.txt: the load or the session creation fails with an error holding `words`. */
+static void check_refused(tfcc_runtime *rt, const char *path, const char *name, const char *words) {
+  tfcc_model *m = NULL;
+  tfcc_session *s = NULL;
+  char msg[1024];
+  tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+  if (st == TFCC_OK) st = tfcc_session_create(m, NULL, &s);
+  snprintf(msg, sizeof msg, "%s", tfcc_last_error());
+  CHECKF(st != TFCC_OK, "%s: loaded and prepared, expected an error with '%s'", name, words);
+  CHECKF(strstr(msg, words) != NULL, "%s: error '%s' lacks '%s'", name, msg, words);
+  if (s) tfcc_session_destroy(s);
+  if (m) tfcc_model_release(m);
+}
+
+/* accepted.txt: the operator versions the standard resolver registers load and run once. */
+static void check_accepted(tfcc_runtime *rt, const char *path, const char *name, const char *rest) {
+  (void)rest;
+  tfcc_model *m = NULL;
+  tfcc_session *s = NULL;
+  tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+  if (st == TFCC_OK) st = tfcc_session_create(m, NULL, &s);
+  CHECKF(st == TFCC_OK, "%s: %s", name, tfcc_last_error());
+  if (s) {
+    CHECKF(run_zeros(s), "%s: run: %s", name, tfcc_session_last_error(s));
+    tfcc_session_destroy(s);
+  }
+  if (m) tfcc_model_release(m);
+}
+
+/* work.txt: an operator whose work is quadratic in its input reports it (tfcc_op_info.macs). */
+static void check_work(tfcc_runtime *rt, const char *path, const char *name, const char *figure) {
+  tfcc_model *m = NULL;
+  tfcc_op_info oi = {0};
+  tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
+  if (st == TFCC_OK) st = tfcc_model_op_info(m, 0, &oi);
+  CHECKF(st == TFCC_OK, "%s: %s", name, tfcc_last_error());
+  CHECKF(oi.macs == strtoll(figure, NULL, 10), "%s: macs %lld, expected %s", name,
+         (long long)oi.macs, figure);
+  if (m) tfcc_model_release(m);
 }
 
 /* tfcc_session_set_run_max_work (fuzz53): a run stops before an operator whose work estimate
@@ -127,92 +181,22 @@ static void check_run_max_work(tfcc_runtime *rt, const char *dir) {
 }
 
 int main(void) {
-  char dir[1024], index[1100];
+  char dir[1024];
   snprintf(dir, sizeof dir, "%s/tests/ops/data/opsc_hostile", tfcc_test_source_dir());
-  snprintf(index, sizeof index, "%s/index.txt", dir);
-  FILE *f = fopen(index, "r");
-  CHECKF(f != NULL, "%s not found", index);
-  if (!f) return tfcc_test_finish("ops.opsc_hostile_models");
   tfcc_runtime_options ro;
   tfcc_runtime_options_default(&ro);
   ro.num_threads = 1;
   ro.log_fn = quiet_log;
   tfcc_runtime *rt = NULL;
   CHECKF(tfcc_runtime_create(&ro, &rt) == TFCC_OK, "tfcc_runtime_create: %s", tfcc_last_error());
-  char line[512];
-  int n = 0;
-  while (rt && fgets(line, sizeof line, f)) {
-    if (line[0] == '#' || line[0] == '\n') continue;
-    line[strcspn(line, "\n")] = 0;
-    char *words = strchr(line, ' ');
-    if (!words) continue;
-    *words++ = 0;
-    char path[1700];
-    snprintf(path, sizeof path, "%s/%s", dir, line);
-    tfcc_model *m = NULL;
-    tfcc_session *s = NULL;
-    char msg[1024];
-    tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
-    if (st == TFCC_OK) st = tfcc_session_create(m, NULL, &s);
-    snprintf(msg, sizeof msg, "%s", tfcc_last_error());
-    CHECKF(st != TFCC_OK, "%s: loaded and prepared, expected an error with '%s'", line, words);
-    CHECKF(strstr(msg, words) != NULL, "%s: error '%s' lacks '%s'", line, msg, words);
-    if (s) tfcc_session_destroy(s);
-    if (m) tfcc_model_release(m);
-    n++;
-  }
-  fclose(f);
-  /* and the operator versions the standard resolver registers must load */
-  snprintf(index, sizeof index, "%s/accepted.txt", dir);
-  FILE *g = fopen(index, "r");
-  CHECKF(g != NULL, "%s not found", index);
-  int n_ok = 0;
-  while (rt && g && fgets(line, sizeof line, g)) {
-    if (line[0] == '#' || line[0] == '\n') continue;
-    line[strcspn(line, "\n")] = 0;
-    char path[1700];
-    snprintf(path, sizeof path, "%s/%s", dir, line);
-    tfcc_model *m = NULL;
-    tfcc_session *s = NULL;
-    tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
-    if (st == TFCC_OK) st = tfcc_session_create(m, NULL, &s);
-    CHECKF(st == TFCC_OK, "%s: %s", line, tfcc_last_error());
-    if (s) {
-      CHECKF(run_zeros(s), "%s: run: %s", line, tfcc_session_last_error(s));
-      tfcc_session_destroy(s);
-    }
-    if (m) tfcc_model_release(m);
-    n_ok++;
-  }
-  if (g) fclose(g);
+  const int n = for_each_listed(rt, dir, "index.txt", true, check_refused);
+  const int n_ok = for_each_listed(rt, dir, "accepted.txt", false, check_accepted);
   CHECKF(n_ok >= 3, "only %d accepted models listed", n_ok);
-  /* and operators whose work is quadratic in their input report it (tfcc_op_info.macs) */
-  snprintf(index, sizeof index, "%s/work.txt", dir);
-  FILE *w = fopen(index, "r");
-  CHECKF(w != NULL, "%s not found", index);
-  int n_work = 0;
-  while (rt && w && fgets(line, sizeof line, w)) {
-    if (line[0] == '#' || line[0] == '\n') continue;
-    line[strcspn(line, "\n")] = 0;
-    char *figure = strchr(line, ' ');
-    if (!figure) continue;
-    *figure++ = 0;
-    char path[1700];
-    snprintf(path, sizeof path, "%s/%s", dir, line);
-    tfcc_model *m = NULL;
-    tfcc_op_info oi = {0};
-    tfcc_status st = tfcc_model_load_file(rt, path, NULL, &m);
-    if (st == TFCC_OK) st = tfcc_model_op_info(m, 0, &oi);
-    CHECKF(st == TFCC_OK, "%s: %s", line, tfcc_last_error());
-    CHECKF(oi.macs == strtoll(figure, NULL, 10), "%s: macs %lld, expected %s", line,
-           (long long)oi.macs, figure);
-    if (m) tfcc_model_release(m);
-    n_work++;
-  }
-  if (w) fclose(w);
+  const int n_work = for_each_listed(rt, dir, "work.txt", true, check_work);
   CHECKF(n_work >= 6, "only %d work models listed", n_work);
   if (rt) check_run_max_work(rt, dir);
-  if (rt) CHECKF(check_kernels(rt, dir) >= 2, "fewer than 2 kernels.txt models");
+  const int n_kernels = for_each_listed(rt, dir, "kernels.txt", true, check_kernel);
+  CHECKF(n_kernels >= 2, "fewer than 2 kernels.txt models");
   CHECKF(n >= 22, "only %d hostile models listed", n);
   if (rt) tfcc_runtime_destroy(rt);
   return tfcc_test_finish("ops.opsc_hostile_models");
