@@ -51,7 +51,11 @@ enum {
    * (tfcc_f32_pack_into of the kernel the model's f32 GEMM tile names) */
   TFCC_BLOCK_BMM_F32_GEMM = 14,
   /* cache54: the same rhs (adj_y) transposed to [k][n] per batch for the XNNPACK-order path */
-  TFCC_BLOCK_BMM_F32_T = 15
+  TFCC_BLOCK_BMM_F32_T = 15,
+  /* cache54: a hybrid (float32 input, int8 weights) CONV_2D / FULLY_CONNECTED / BATCH_MATMUL's
+   * weights packed for the q8 GEMM (as uint8 w + 128, filter offset -128), then their int32
+   * column sums (ops/hybrid.c) */
+  TFCC_BLOCK_HYB_Q8 = 16
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

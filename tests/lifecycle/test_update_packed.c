@@ -12,8 +12,9 @@
  * cache54: the same for the 16x8 CONV_2D's q16-gemm filter packing (TFCC_BLOCK_Q16_GEMM; the
  * variant changes the int8 filter too) and a constant float32 BATCH_MATMUL rhs, packed for the
  * f32 GEMM (TFCC_BLOCK_BMM_F32_GEMM, a float model) or transposed for the XNNPACK-order path
- * (TFCC_BLOCK_BMM_F32_T, a hybrid model in TFLITE mode); the warm load's blocks are pointers
- * into the cache file (nothing packed), and a cache made at another ISA cap is refused. */
+ * (TFCC_BLOCK_BMM_F32_T, a hybrid model in TFLITE mode), and hybrid CONV_2D / FULLY_CONNECTED
+ * / BATCH_MATMUL's q8 packing with its column sums (TFCC_BLOCK_HYB_Q8); the warm load takes
+ * every block (nothing packed), and a cache made at avx2 is refused at sse4. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,7 +261,17 @@ int main(void) {
       /* cache54: the adj_y rhs of a hybrid model's float BATCH_MATMUL transposed for the
        * XNNPACK-order path (TFLITE mode) */
       {"hybrid_net_bmm_const_rhs_fc_adj_y.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_BMM_F32_T,
-       false, false}};
+       false, false},
+      /* cache54: hybrid GEMM ops' q8 packing and column sums (TFCC_BLOCK_HYB_Q8): CONV_2D (qd8),
+       * a grouped one (the filter spread at a cold load only), FULLY_CONNECTED (REFERENCE mode,
+       * asymmetric), BATCH_MATMUL (the rhs transposed at a cold load only) */
+      {"conv_2d_hybrid_pc_3x3_same_relu.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_HYB_Q8, false,
+       true},
+      {"conv_2d_hybrid_grouped_pc_g4.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_HYB_Q8, false,
+       true},
+      {"fully_connected_hybrid_pt_asym.tflite", TFCC_QUANT_COMPAT_REFERENCE, TFCC_BLOCK_HYB_Q8,
+       false, true},
+      {"batch_matmul_hybrid_pt.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_HYB_Q8, false, true}};
   const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) test_case(&cases[c], caps[i]);
