@@ -230,6 +230,18 @@ static void conv_q16_init(const tfcc_init_ctx *ctx, conv_params *p) {
   }
   p->q16_k = k;
   p->q16_src = f->data;
+  /* cache54: where q16-gemm takes the layer at its stored shapes with up to 1024 threads, no
+   * later prepare or eval reads the raw filter (conv_prepare's condition, decided here): it is
+   * released as the load goes instead of after the prepare pass, when every layer's filter and
+   * packing were resident together (ResNet-50 int16x8's cold peak) */
+  if (in->rank != 4) return;
+  tfcc_conv_geom g = {0};
+  tfcc_conv_geom_input(&g, in->dims);
+  tfcc_conv_geom_filter(&g, f->dims);
+  tfcc_conv_requant r;
+  tfcc_conv_requant_from(&p->n.q, TFCC_INT16, &r);
+  if (tfcc_q16_gemm_conv_fits(&g, &r) && tfcc_q16_gemm_conv_scratch(&g, 1024))
+    tfcc_packed_consumed(&p->q16_key, p, f->data);
 }
 
 /* Float32 in one of XNNPACK's orders (TFLITE mode): none of tfcc's other float paths. */
