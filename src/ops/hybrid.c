@@ -422,6 +422,30 @@ static void gemm_block(const tfcc_init_ctx *ctx, tfcc_hybrid *h, int32_t n, int3
   b->hit = b->bytes ? tfcc_packed_get(&b->key, b->bytes) : NULL;
 }
 
+/* The weights h->w ([n][kdim] int8) packed into a new block of b->bytes as uint8 w + 128, a
+ * slice of panels at a time (the converted copy of one slice, up to HYB_SLICE bytes, not of
+ * the whole filter: ResNet-18's 2.4 MB layers were resident a third time during the load).
+ * False: out of memory. */
+#define HYB_SLICE ((size_t)256 << 10)
+static bool pack_sliced(tfcc_hybrid *h, const hyb_block *b) {
+  const size_t kdim = (size_t)h->kdim, nr = (size_t)h->packed.k->nr;
+  const size_t panels = ((size_t)h->n + nr - 1) / nr;
+  size_t per = HYB_SLICE / (nr * kdim); /* panels per slice */
+  per = per ? per : 1;
+  const size_t rows = (per < panels ? per : panels) * nr;
+  uint8_t *wu = malloc(rows * kdim);
+  uint8_t *buf = wu && b->bytes ? tfcc_wmem_alloc(b->bytes) : NULL;
+  for (size_t p0 = 0; buf && p0 < panels; p0 += per) {
+    const size_t p1 = p0 + per < panels ? p0 + per : panels;
+    const size_t r0 = p0 * nr, r1 = p1 * nr < (size_t)h->n ? p1 * nr : (size_t)h->n;
+    const int8_t *src = h->w + r0 * kdim;
+    for (size_t i = 0; i < (r1 - r0) * kdim; i++) wu[i] = (uint8_t)src[i] ^ 0x80u;
+    tfcc_q8_pack_fill_rows(&h->packed, wu, p0, p1, &b->r, buf, b->packed_bytes);
+  }
+  free(wu);
+  return buf != NULL;
+}
+
 static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t act,
                                bool asym_inputs, bool adj_y, tfcc_hybrid **out) {
   *out = NULL;
@@ -562,15 +586,8 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
          kernel's products are u8 x s8 (x86) the weights are then stored as they are and the
          row term (gemm.h, kz = 0) drops out, so no row sums: acc = sum (q + 128) * w, and the
          output stage's acc - (zp + 128) * wsum is the same int32 as sum (q - zp) * w. */
-      uint8_t *wu = malloc((size_t)elems);
-      uint8_t *buf = wu && blk.bytes ? tfcc_wmem_alloc(blk.bytes) : NULL;
-      if (!buf) {
-        free(wu);
-        goto oom;
-      }
-      for (int64_t i = 0; i < elems; i++) wu[i] = (uint8_t)h->w[i] ^ 0x80u;
-      tfcc_q8_pack_fill(&h->packed, wu, NULL, &blk.r, buf, blk.packed_bytes);
-      free(wu);
+      if (!pack_sliced(h, &blk)) goto oom;
+      uint8_t *buf = h->packed.w;
       memcpy(buf + blk.packed_bytes, h->wsum, (size_t)n * sizeof(int32_t));
       tfcc_packed_put(&blk.key, buf, blk.bytes);
     }
