@@ -2801,13 +2801,30 @@ def exact53_bmm_const_cases():
                  ["a"], ["y", "z"]))
 
 
+def cache54_bmm_const_cases():
+    """cache54: float BATCH_MATMUL whose rhs is a constant of the file in a float model: tfcc packs
+    the rhs for its f32 GEMM once at load (every rhs batch), a block of the weights cache
+    (TFCC_BLOCK_BMM_F32_GEMM, lifecycle.test_update_packed); two rhs batches, a broadcast adj_y
+    one."""
+    for name, ash, bsh, opts in (("batch_matmul_f32_const_rhs", [2, 5, 37], [2, 37, 6], {}),
+                                 ("batch_matmul_f32_const_rhs_bcast_adj_y", [3, 4, 19], [1, 9, 19],
+                                  {"adj_y": True})):
+        rng = Rng(seed_of(name + "/b"))
+        n = bsh[-2] if opts.get("adj_y") else bsh[-1]
+        bat = [max(p, q) for p, q in zip(ash[:-2], bsh[:-2])]
+        add(Case(name, {"a": act("f32", ash, -2.0, 2.0),
+                        "b": T(F32, bsh, const=[f32(rng.uniform(-2.0, 2.0)) for _ in range(numel(bsh))]),
+                        "y": T(F32, bat + [ash[-2], n])},
+                 [("BATCH_MATMUL", ["a", "b"], ["y"], dict(opts))], ["a"], ["y"]))
+
+
 def cases():
     if not _CASES:
         for gen in (conv_cases, negative_scale_cases, depthwise_cases, transpose_conv_cases, fully_connected_cases,
                     batch_matmul_cases, zero_size_constant_cases, dynamic_operand_cases, declared_dtype_cases, pool_cases, binary_cases, compare_cases, unary_cases,
                     normalization_cases, conversion_cases, reduce_cases, shape_cases,
                     detection_cases, nms_cases, fft_cases, hybrid_cases, hybrid_float_probe_cases, float_overflow_probe_cases, classic_dynamic_reshape_cases, classic_dynamic_tensor_cases, classic_float_undelegated_cases, simple_ops_cases,
-                    opsa_cases, exact53_float_cases, exact53_bmm_const_cases):
+                    opsa_cases, exact53_float_cases, exact53_bmm_const_cases, cache54_bmm_const_cases):
             gen()
         seq_cases.cases(add)  # sequence models, 3-D convolutions (opsb)
         opsc_cases.cases(add)  # StableHLO elementwise, LSH_PROJECTION, EMBEDDING_LOOKUP_SPARSE

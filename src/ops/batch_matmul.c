@@ -31,10 +31,12 @@
  * bytes), or (xnn) transposed from [n][k] to [k][n]. The same bits as the per-run work. */
 typedef struct bmm_const_rhs {
   tfcc_pack_once once;
-  float *buf;                     /* tfcc_wmem_alloc'ed; NULL: not prepared */
-  const tfcc_f32_gemm_kernel *gk; /* GEMM packing's kernel; NULL for the transposed layout */
-  size_t per_batch;               /* floats per rhs batch in buf */
-  int32_t n, k;                   /* the shapes it was made for */
+  const float *buf;                /* own, or the weights cache's block; NULL: not prepared */
+  float *own;                      /* buf when tfcc_wmem_alloc'ed here */
+  tfcc_packed_key key_gemm, key_t; /* its block in the weights cache (cache54), by layout */
+  const tfcc_f32_gemm_kernel *gk;  /* GEMM packing's kernel; NULL for the transposed layout */
+  size_t per_batch;                /* floats per rhs batch in buf */
+  int32_t n, k;                    /* the shapes it was made for */
   int64_t rb;
 } bmm_const_rhs;
 
@@ -54,7 +56,7 @@ typedef struct bmm_params {
 static void bmm_release(void *params) {
   bmm_params *p = params;
   if (!p) return;
-  tfcc_wmem_free(p->crhs.buf);
+  tfcc_wmem_free(p->crhs.own);
   tfcc_pack_once_destroy(&p->crhs.once);
   tfcc_hybrid_free(p->hyb);
   free(p->col_mult);
@@ -80,6 +82,8 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
   p->adj_x = ctx->node->opts.batch_matmul.adj_x;
   p->adj_y = ctx->node->opts.batch_matmul.adj_y;
   tfcc_pack_once_init(&p->crhs.once);
+  p->crhs.key_gemm = tfcc_init_block_key(ctx, TFCC_BLOCK_BMM_F32_GEMM);
+  p->crhs.key_t = tfcc_init_block_key(ctx, TFCC_BLOCK_BMM_F32_T);
   const tfcc_ir_tensor *l = tfcc_conv_ir_input(ctx, 0), *r = tfcc_conv_ir_input(ctx, 1);
   const tfcc_ir_tensor *o = tfcc_conv_ir_output(ctx, 0);
   atomic_init(&p->f32_logged, false);
@@ -209,7 +213,10 @@ static const bmm_const_rhs *bmm_const_get(const tfcc_op_ctx *ctx, const tfcc_bmm
 
 /* exact53: prepare (model load runs the first): a float32 rhs that is a constant of the file,
  * packed for the GEMM (xnn false) or, adj_y on the XNNPACK-order path, transposed, once for
- * every session; a failure (out of memory) leaves the per-run work. */
+ * every session; a failure (out of memory) leaves the per-run work. cache54: the result is a
+ * block of the weights cache (TFCC_BLOCK_BMM_F32_GEMM or _T by layout; its size follows from
+ * the shapes and the GEMM kernel, which the cache's identity names): a hit is used in place
+ * without reading the rhs. */
 static void bmm_const_prepare(tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, bool xnn) {
   bmm_params *p = (bmm_params *)ctx->params;
   const tfcc_tensor *r = ctx->in[1];
@@ -221,9 +228,11 @@ static void bmm_const_prepare(tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, bool xnn
   const size_t N = (size_t)d->n, K = (size_t)d->k, mat = N * K;
   const tfcc_f32_gemm_kernel *gk = xnn ? NULL : tfcc_f32_gemm_select(ctx->isa);
   const size_t per = xnn ? mat : tfcc_f32_packed_bytes(gk, d->n, d->k) / sizeof(float);
-  float *buf = rb > 0 && (size_t)rb <= SIZE_MAX / sizeof(float) / (per ? per : 1)
-                   ? tfcc_wmem_alloc((size_t)rb * per * sizeof(float))
-                   : NULL;
+  const bool fits = rb > 0 && (size_t)rb <= SIZE_MAX / sizeof(float) / (per ? per : 1);
+  const size_t bytes = fits ? (size_t)rb * per * sizeof(float) : 0;
+  const tfcc_packed_key *key = xnn ? &c->key_t : &c->key_gemm;
+  const float *hit = bytes ? tfcc_packed_get(key, bytes) : NULL;
+  float *buf = bytes && !hit ? tfcc_wmem_alloc(bytes) : NULL;
   const float *src = r->data;
   for (int64_t b = 0; buf && b < rb; b++) {
     const float *m = src + (size_t)b * mat;
@@ -239,8 +248,11 @@ static void bmm_const_prepare(tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, bool xnn
         tfcc_f32_pack_into(gk, d->n, d->k, m, 1, N, NULL, dst, &pk);
     }
   }
-  c->buf = buf, c->gk = gk, c->per_batch = per, c->n = d->n, c->k = d->k, c->rb = rb;
-  tfcc_pack_once_end(&c->once, src, buf != NULL);
+  if (buf) tfcc_packed_put(key, buf, bytes);
+  c->own = buf;
+  c->buf = hit ? hit : buf;
+  c->gk = gk, c->per_batch = per, c->n = d->n, c->k = d->k, c->rb = rb;
+  tfcc_pack_once_end(&c->once, src, c->buf != NULL);
 }
 
 static void bmm_f32_run(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, const float *l,
@@ -279,6 +291,12 @@ static void bmm_f32_run(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, const fl
     tfcc_f32_gemm(ctx->pool, &pk, d->m, l + (size_t)loff * lsz, (size_t)d->k, o + (size_t)ob * osz,
                   (size_t)d->n, -INFINITY, INFINITY);
   }
+}
+
+/* cache54: the constant rhs prepared at load is what every later eval reads, at any lhs shape
+ * (the rhs fixes n, k and its batches; an empty lhs reads no rhs): its bytes are released. */
+static void bmm_consumed(const tfcc_op_ctx *ctx, const tfcc_packed_key *key) {
+  tfcc_packed_consumed(key, ctx->params, ctx->in[1]->data);
 }
 
 static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
@@ -331,10 +349,16 @@ static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
   if (l->dtype == TFCC_FLOAT32) {
     if (p->xnn_f32) {
       bmm_const_prepare(ctx, &d, true);
-      if (!bmm_const_get(ctx, &d, true)) ctx->scratch_bytes = tfcc_xnn_bmm_scratch_bytes(&d);
+      if (!bmm_const_get(ctx, &d, true))
+        ctx->scratch_bytes = tfcc_xnn_bmm_scratch_bytes(&d);
+      else if (ctx->ks && ctx->ks->tflite_f32)
+        bmm_consumed(ctx, &p->crhs.key_t);
     } else if (bmm_f32_fast(ctx, &d)) {
       bmm_const_prepare(ctx, &d, false);
-      if (!bmm_const_get(ctx, &d, false)) ctx->scratch_bytes = bmm_f32_scratch(ctx, &d);
+      if (!bmm_const_get(ctx, &d, false))
+        ctx->scratch_bytes = bmm_f32_scratch(ctx, &d);
+      else
+        bmm_consumed(ctx, &p->crhs.key_gemm);
     } else if (d.adj_x)
       tfcc_f32_log_fallback_once(&((bmm_params *)p)->f32_logged, ctx, "BATCH_MATMUL",
                                  "adj_x (transposed lhs)");

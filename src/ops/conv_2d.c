@@ -52,9 +52,11 @@ typedef struct conv_params {
   tfcc_packed_layout eigen_kn;    /* eigen_f32: the filter [K][out_c] for eigen_k's GEMM */
   const void *eigen_src;          /* the filter data eigen_kn was made from */
   /* 16x8 (int16 input, constant int8 filter): the filter packed once for q16-gemm */
-  int8_t *q16_w;
+  const int8_t *q16_w;
+  int8_t *q16_own;     /* q16_w when packed here (else the weights cache's block, or NULL) */
   const void *q16_src; /* the filter data q16_w was made from */
   const tfcc_q16_gemm_kernel *q16_k;
+  tfcc_packed_key q16_key; /* its block in the weights cache (TFCC_BLOCK_Q16_GEMM) */
 } conv_params;
 
 static void conv_release(void *p) {
@@ -67,7 +69,7 @@ static void conv_release(void *p) {
   free(cp->xnn_fc);
   tfcc_packed_layout_free(&cp->xnn_fc_tail);
   tfcc_packed_layout_free(&cp->eigen_kn);
-  tfcc_wmem_free(cp->q16_w);
+  tfcc_wmem_free(cp->q16_own);
   tfcc_params_free(cp);
 }
 
@@ -204,7 +206,9 @@ static const float *conv_eigen_kn(const tfcc_op_ctx *ctx) {
 }
 
 /* 16x8: a constant int8 filter packed once for q16-gemm (its panels of NR output channels);
- * out of memory or a filter too large leaves it to q16-dot. */
+ * out of memory or a filter too large leaves it to q16-dot. cache54: the packing is block
+ * TFCC_BLOCK_Q16_GEMM of the weights cache (its size follows from the shapes and the kernel's
+ * NR, the kernel from the cache's kernel level): a hit is used in place, the filter unread. */
 static void conv_q16_init(const tfcc_init_ctx *ctx, conv_params *p) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
   if (!in || !f || in->dtype != TFCC_INT16 || f->dtype != TFCC_INT8 || !f->data || f->rank != 4 ||
@@ -215,11 +219,29 @@ static void conv_q16_init(const tfcc_init_ctx *ctx, conv_params *p) {
   if (!k || ks <= 0 || ks > INT32_MAX) return;
   const size_t bytes = tfcc_q16_gemm_packed_bytes(k, f->dims[0], (int32_t)ks, f->dims[3]);
   if (!bytes || f->data_bytes < (size_t)f->dims[0] * (size_t)ks * (size_t)f->dims[3]) return;
-  p->q16_w = tfcc_wmem_alloc(bytes); /* huge pages, populated: few first-touch faults */
-  if (!p->q16_w) return;
-  tfcc_q16_gemm_pack(k, f->dims[0], (int32_t)ks, f->dims[3], f->data, p->q16_w);
+  p->q16_key = tfcc_init_block_key(ctx, TFCC_BLOCK_Q16_GEMM);
+  p->q16_w = tfcc_packed_get(&p->q16_key, bytes);
+  if (!p->q16_w) {
+    p->q16_own = tfcc_wmem_alloc(bytes); /* huge pages, populated: few first-touch faults */
+    if (!p->q16_own) return;
+    tfcc_q16_gemm_pack(k, f->dims[0], (int32_t)ks, f->dims[3], f->data, p->q16_own);
+    tfcc_packed_put(&p->q16_key, p->q16_own, bytes);
+    p->q16_w = p->q16_own;
+  }
   p->q16_k = k;
   p->q16_src = f->data;
+  /* cache54: where q16-gemm takes the layer at its stored shapes with up to 1024 threads, no
+   * later prepare or eval reads the raw filter (conv_prepare's condition, decided here): it is
+   * released as the load goes instead of after the prepare pass, when every layer's filter and
+   * packing were resident together (ResNet-50 int16x8's cold peak) */
+  if (in->rank != 4) return;
+  tfcc_conv_geom g = {0};
+  tfcc_conv_geom_input(&g, in->dims);
+  tfcc_conv_geom_filter(&g, f->dims);
+  tfcc_conv_requant r;
+  tfcc_conv_requant_from(&p->n.q, TFCC_INT16, &r);
+  if (tfcc_q16_gemm_conv_fits(&g, &r) && tfcc_q16_gemm_conv_scratch(&g, 1024))
+    tfcc_packed_consumed(&p->q16_key, p, f->data);
 }
 
 /* Float32 in one of XNNPACK's orders (TFLITE mode): none of tfcc's other float paths. */
@@ -474,8 +496,8 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   if (ctx->in[0]->dtype == TFCC_INT16) {
     ctx->scratch_bytes = conv_i16_gemm_scratch(ctx, &g);
     /* on q16-gemm at every later shape (the filter fixes in_c, the taps and so the scratch):
-       the raw filter is never read again (the q8 key: its store, no block of its own) */
-    if (ctx->scratch_bytes) tfcc_packed_consumed(&p->n.q8.key, p, ctx->in[1]->data);
+       the raw filter is never read again */
+    if (ctx->scratch_bytes) tfcc_packed_consumed(&p->q16_key, p, ctx->in[1]->data);
   }
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }

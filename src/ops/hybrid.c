@@ -26,6 +26,7 @@
 #include "ops/classic_dynamic.h"
 #include "ops/conv_common.h"
 #include "base/threadpool.h"
+#include "base/weights_mem.h"
 
 /* A CONV_2D / FULLY_CONNECTED weights tensor in the hybrid format of TF 1.x's converters:
  * symmetric int8 values in a tensor typed uint8, one scale. TFLite's builtin kernels read its
@@ -298,7 +299,7 @@ void tfcc_hybrid_free(tfcc_hybrid *h) {
   free(h->wsumf);
   free(h->w32);
   free(h->w_own);
-  if (h->packed.k) tfcc_q8_packed_free(&h->packed);
+  if (h->packed.k && !h->packed_borrowed) tfcc_q8_packed_free(&h->packed);
   tfcc_q8_dw_packed_free(&h->dwv);
   free(h);
 }
@@ -396,6 +397,55 @@ static bool spread_groups(tfcc_hybrid *h, const tfcc_ir_tensor *w, int32_t in_c,
   return true;
 }
 
+/* cache54: a GEMM op's q8 packing (h->packed's layout set here) followed by its int32 column
+ * sums is block TFCC_BLOCK_HYB_Q8 of the weights cache: `bytes` long, the packing's
+ * `packed_bytes` first; hit, when the cache holds it (read only, used in place). Its size follows
+ * from the shapes and the q8 kernel, which the cache's kernel level fixes. */
+typedef struct hyb_block {
+  tfcc_packed_key key;
+  tfcc_conv_requant r;
+  size_t packed_bytes, bytes; /* 0: the shapes do not fit */
+  const uint8_t *hit;
+} hyb_block;
+
+static void gemm_block(const tfcc_init_ctx *ctx, tfcc_hybrid *h, int32_t n, int32_t kdim,
+                       hyb_block *b) {
+  b->key = tfcc_init_block_key(ctx, TFCC_BLOCK_HYB_Q8);
+  memset(&b->r, 0, sizeof b->r);
+  b->r.filter_offset = -128; /* the weights given as uint8 w + 128 (below) */
+  /* AMX panels hold 64 columns, wider than the c32 tile the hybrid stage reads: the
+     selection without rows never picks them */
+  const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_select_for(ctx->isa, 0, kdim, n);
+  b->packed_bytes = tfcc_q8_pack_layout(k, false, n, kdim, &b->r, &h->packed);
+  const size_t sums = ((size_t)n * sizeof(int32_t) + 63) & ~(size_t)63;
+  b->bytes = b->packed_bytes && b->packed_bytes <= SIZE_MAX - sums ? b->packed_bytes + sums : 0;
+  b->hit = b->bytes ? tfcc_packed_get(&b->key, b->bytes) : NULL;
+}
+
+/* The weights h->w ([n][kdim] int8) packed into a new block of b->bytes as uint8 w + 128, a
+ * slice of panels at a time (the converted copy of one slice, up to HYB_SLICE bytes, not of
+ * the whole filter: ResNet-18's 2.4 MB layers were resident a third time during the load).
+ * False: out of memory. */
+#define HYB_SLICE ((size_t)256 << 10)
+static bool pack_sliced(tfcc_hybrid *h, const hyb_block *b) {
+  const size_t kdim = (size_t)h->kdim, nr = (size_t)h->packed.k->nr;
+  const size_t panels = ((size_t)h->n + nr - 1) / nr;
+  size_t per = HYB_SLICE / (nr * kdim); /* panels per slice */
+  per = per ? per : 1;
+  const size_t rows = (per < panels ? per : panels) * nr;
+  uint8_t *wu = malloc(rows * kdim);
+  uint8_t *buf = wu && b->bytes ? tfcc_wmem_alloc(b->bytes) : NULL;
+  for (size_t p0 = 0; buf && p0 < panels; p0 += per) {
+    const size_t p1 = p0 + per < panels ? p0 + per : panels;
+    const size_t r0 = p0 * nr, r1 = p1 * nr < (size_t)h->n ? p1 * nr : (size_t)h->n;
+    const int8_t *src = h->w + r0 * kdim;
+    for (size_t i = 0; i < (r1 - r0) * kdim; i++) wu[i] = (uint8_t)src[i] ^ 0x80u;
+    tfcc_q8_pack_fill_rows(&h->packed, wu, p0, p1, &b->r, buf, b->packed_bytes);
+  }
+  free(wu);
+  return buf != NULL;
+}
+
 static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t act,
                                bool asym_inputs, bool adj_y, tfcc_hybrid **out) {
   *out = NULL;
@@ -478,7 +528,16 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   if (!h->fscale) goto oom;
   memcpy(h->fscale, w->quant.scale, (size_t)qc * sizeof(float));
   if (ref_equal_scales) h->fscale[0] = 0.f, h->fscale_stride = 0;
-  if (op == TFCC_HYB_BMM && !adj_y) { /* [K, N] -> [N, K] */
+  const int32_t group_in_c = op == TFCC_HYB_CONV && tflite ? grouped_in_c(ctx, w) : 0;
+  /* cache54: the GEMM ops' packing and column sums are one block of the weights cache
+   * (gemm_block): a hit needs neither the transposed nor the spread weights */
+  hyb_block blk = {0};
+  if (op != TFCC_HYB_DW) {
+    const int32_t kdim = group_in_c > 0 ? w->dims[1] * w->dims[2] * group_in_c : h->kdim;
+    if (!(group_in_c > 0 && (int64_t)n * kdim > TFCC_HYB_SPREAD_MAX))
+      gemm_block(ctx, h, n, kdim, &blk);
+  }
+  if (op == TFCC_HYB_BMM && !adj_y && !blk.hit) { /* [K, N] -> [N, K] */
     h->w_own = malloc((size_t)elems);
     if (!h->w_own) goto oom;
     const int8_t *src = w->data;
@@ -487,7 +546,6 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
         h->w_own[(size_t)c * (size_t)h->kdim + (size_t)k] = src[(size_t)k * (size_t)n + (size_t)c];
     h->w = h->w_own;
   }
-  const int32_t group_in_c = op == TFCC_HYB_CONV && tflite ? grouped_in_c(ctx, w) : 0;
   if (group_in_c > 0) {
     const int64_t dense = (int64_t)n * w->dims[1] * w->dims[2] * group_in_c;
     if (dense > TFCC_HYB_SPREAD_MAX) {
@@ -497,7 +555,12 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
                           "(limit %lld)",
                           (long long)dense, (long long)TFCC_HYB_SPREAD_MAX);
     }
-    if (!spread_groups(h, w, group_in_c, dense)) goto oom;
+    if (blk.hit) { /* the shapes spread_groups sets, without the spread filter */
+      h->kdim = w->dims[1] * w->dims[2] * group_in_c;
+      h->dense_in_c = group_in_c;
+    } else if (!spread_groups(h, w, group_in_c, dense)) {
+      goto oom;
+    }
     elems = dense;
   }
   if (op == TFCC_HYB_DW) {
@@ -508,28 +571,29 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   } else {
     h->wsum = malloc((size_t)n * sizeof(int32_t));
     if (!h->wsum) goto oom;
-    for (int32_t c = 0; c < n; c++) {
-      int32_t s = 0;
-      for (int32_t k = 0; k < h->kdim; k++) s += h->w[(size_t)c * (size_t)h->kdim + (size_t)k];
-      h->wsum[c] = s;
+    if (blk.hit) {
+      memcpy(h->wsum, blk.hit + blk.packed_bytes, (size_t)n * sizeof(int32_t));
+      h->packed.w = (uint8_t *)(uintptr_t)blk.hit; /* read only: kernels never write it */
+      h->packed_borrowed = true;
+    } else {
+      for (int32_t c = 0; c < n; c++) {
+        int32_t s = 0;
+        for (int32_t k = 0; k < h->kdim; k++) s += h->w[(size_t)c * (size_t)h->kdim + (size_t)k];
+        h->wsum[c] = s;
+      }
+      /* The GEMM takes the activations as uint8 q + 128 (zero points + 128, to_gemm_bytes)
+         against the weights packed as uint8 w + 128 with filter offset -128: where the
+         kernel's products are u8 x s8 (x86) the weights are then stored as they are and the
+         row term (gemm.h, kz = 0) drops out, so no row sums: acc = sum (q + 128) * w, and the
+         output stage's acc - (zp + 128) * wsum is the same int32 as sum (q - zp) * w. */
+      if (!pack_sliced(h, &blk)) goto oom;
+      uint8_t *buf = h->packed.w;
+      memcpy(buf + blk.packed_bytes, h->wsum, (size_t)n * sizeof(int32_t));
+      tfcc_packed_put(&blk.key, buf, blk.bytes);
     }
-    /* AMX panels hold 64 columns, wider than the c32 tile the hybrid stage reads: the
-       selection without rows never picks them */
-    const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_select_for(ctx->isa, 0, h->kdim, n);
-    /* The GEMM takes the activations as uint8 q + 128 (zero points + 128, to_gemm_bytes)
-       against the weights packed as uint8 w + 128 with filter offset -128: where the kernel's
-       products are u8 x s8 (x86) the weights are then stored as they are and the row term
-       (gemm.h, kz = 0) drops out, so no row sums: acc = sum (q + 128) * w, and the output
-       stage's acc - (zp + 128) * wsum is the same int32 as sum (q - zp) * w. */
-    tfcc_conv_requant r;
-    memset(&r, 0, sizeof r);
-    r.filter_offset = -128;
-    uint8_t *wu = malloc((size_t)elems);
-    if (!wu) goto oom;
-    for (int64_t i = 0; i < elems; i++) wu[i] = (uint8_t)h->w[i] ^ 0x80u;
-    const bool packed = tfcc_q8_pack(k, false, n, h->kdim, wu, NULL, &r, &h->packed);
-    free(wu);
-    if (!packed) goto oom;
+    /* every eval of a GEMM op reads the packing and the sums only */
+    tfcc_packed_consumed(&blk.key, h, w->data);
+    const tfcc_q8_gemm_kernel *k = h->packed.k;
     /* u8 x s8 products taken as they are (x86): the accumulator is sum (q + 128) * w, whose
        magnitude is at most kdim * 255 * 128, exact in float up to TFCC_Q8_HYB_FMA_MAX_K */
     if (h->kdim <= TFCC_Q8_HYB_FMA_MAX_K && k->w_xor == 0x80u && k->x_xor == 0) {

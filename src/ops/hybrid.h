@@ -44,6 +44,7 @@ typedef struct tfcc_hybrid {
   tfcc_q8_dw_packed dwv;         /* depthwise, depth multiplier 1: packed for the q8 row kernel with
                             its hybrid output (int8 input; k NULL: none on this CPU) */
   tfcc_q8_packed packed;         /* GEMM ops: weights packed for the q8 GEMM (k NULL: none) */
+  bool packed_borrowed;          /* packed.w lies in the weights cache (not freed) */
   const tfcc_qz_kernel *qz;      /* vectorised f32 -> int8 element (qd8) */
   tfcc_q8_hybrid_row_fn row;     /* vectorised GEMM output stage (kernels/hybrid/hyb_out.h) */
   tfcc_q8_hybrid_tile_fn tile;   /* the same, a whole tile at a time */

@@ -43,7 +43,19 @@ enum {
   TFCC_BLOCK_EIGEN_CONV = 11,
   /* exact11: Eigen-order float FULLY_CONNECTED weights in 16-unit panels [accum][16]
    * (tfcc_fc_eigen_pack; REFERENCE mode's builtin kernel on constant weights) */
-  TFCC_BLOCK_FC_EIGEN = 12
+  TFCC_BLOCK_FC_EIGEN = 12,
+  /* cache54: the 16x8 CONV_2D's int8 filter packed for q16-gemm (tfcc_q16_gemm_pack: panels of
+   * the kernel's NR output channels, pairs of input channels) */
+  TFCC_BLOCK_Q16_GEMM = 13,
+  /* cache54: a constant float32 BATCH_MATMUL rhs, every rhs batch packed for the f32 GEMM
+   * (tfcc_f32_pack_into of the kernel the model's f32 GEMM tile names) */
+  TFCC_BLOCK_BMM_F32_GEMM = 14,
+  /* cache54: the same rhs (adj_y) transposed to [k][n] per batch for the XNNPACK-order path */
+  TFCC_BLOCK_BMM_F32_T = 15,
+  /* cache54: a hybrid (float32 input, int8 weights) CONV_2D / FULLY_CONNECTED / BATCH_MATMUL's
+   * weights packed for the q8 GEMM (as uint8 w + 128, filter offset -128), then their int32
+   * column sums (ops/hybrid.c) */
+  TFCC_BLOCK_HYB_Q8 = 16
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

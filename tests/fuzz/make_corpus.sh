@@ -66,6 +66,15 @@ if [ -x "$build/tools/tfcc" ] && [ -n "$shared" ]; then
     "$build/tools/tfcc" bench "$shared/models/$m.tflite" --runs 1 --warmup 0 --profile-runs 0 \
       --weights-cache "$wcorpus/$m.wc" >/dev/null 2>&1 || true
   done
+  # cache54: caches holding the newer block kinds (13 q16-gemm, 14 / 15 the constant float
+  # BATCH_MATMUL rhs, 16 hybrid q8 packing with column sums)
+  for m in conv_2d_i16_3x3_same batch_matmul_f32_const_rhs hybrid_net_bmm_const_rhs_fc_adj_y \
+    conv_2d_hybrid_grouped_pc_g4 batch_matmul_hybrid_pt; do
+    [ -f "$conf/$m.tflite" ] || continue
+    rm -f "$wcorpus/$m.wc"
+    "$build/tools/tfcc" bench "$conf/$m.tflite" --runs 1 --warmup 0 --profile-runs 0 \
+      --weights-cache "$wcorpus/$m.wc" >/dev/null 2>&1 || true
+  done
   ls -l "$wcorpus"
 fi
 # Encrypted-container seeds (fuzz_crypto_container's fixed key is 01 02 .. 20).

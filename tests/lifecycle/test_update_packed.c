@@ -8,7 +8,13 @@
  *   weights, without a cache;
  * - with a cache: the cold load writes the block, a warm load takes every block (no miss) with
  *   the same bits, an update to other weights refuses the stale cache and writes one holding
- *   the block again, and a load of those weights takes it, with their fresh load's bits. */
+ *   the block again, and a load of those weights takes it, with their fresh load's bits.
+ * cache54: the same for the 16x8 CONV_2D's q16-gemm filter packing (TFCC_BLOCK_Q16_GEMM; the
+ * variant changes the int8 filter too) and a constant float32 BATCH_MATMUL rhs, packed for the
+ * f32 GEMM (TFCC_BLOCK_BMM_F32_GEMM, a float model) or transposed for the XNNPACK-order path
+ * (TFCC_BLOCK_BMM_F32_T, a hybrid model in TFLITE mode), and hybrid CONV_2D / FULLY_CONNECTED
+ * / BATCH_MATMUL's q8 packing with its column sums (TFCC_BLOCK_HYB_Q8); the warm load takes
+ * every block (nothing packed), and a cache made at avx2 is refused at sse4. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,11 +42,12 @@ typedef struct pcase {
   tfcc_quant_compat qc;
   uint32_t block;
   bool wide_only; /* the block exists only where an 8- or 16-lane variant runs */
+  bool int8_too;  /* the variant changes int8 constants too (the block packs int8 weights) */
 } pcase;
 
 /* A copy of the model with every float32 constant changed (scaled, shifted), integers kept
  * (shapes of RESHAPEs, int8 weights): the same graph. */
-static uint8_t *float_variant(const uint8_t *model, size_t size) {
+static uint8_t *float_variant(const uint8_t *model, size_t size, bool int8_too) {
   tfcc_graph g;
   memset(&g, 0, sizeof g);
   tfcc_err err = {0};
@@ -52,7 +59,16 @@ static uint8_t *float_variant(const uint8_t *model, size_t size) {
     for (int32_t i = 0; i < sg->n_tensors; i++) {
       const tfcc_ir_tensor *t = &sg->tensors[i];
       const uint8_t *d = t->data;
-      if (!d || t->dtype != TFCC_FLOAT32 || d < model || d + t->data_bytes > model + size) continue;
+      if (!d || d < model || d + t->data_bytes > model + size) continue;
+      if (int8_too && t->dtype == TFCC_INT8) { /* w -> 3w + 1, wrapped, never -128 */
+        for (size_t k = 0; k < t->data_bytes; k++) {
+          int v = (int8_t)d[k] * 3 + 1;
+          v = ((v + 128) % 255 + 255) % 255 - 127;
+          out[(d - model) + k] = (uint8_t)(int8_t)v;
+        }
+        continue;
+      }
+      if (t->dtype != TFCC_FLOAT32) continue;
       for (size_t k = 0; k + 4 <= t->data_bytes; k += 4) {
         float v;
         memcpy(&v, d + k, 4);
@@ -118,6 +134,26 @@ static uint32_t blocks_in(const char *path, uint32_t block) {
   return count;
 }
 
+/* The cache at `cache` (written at another cap) loaded at cap `other`: refused and rewritten
+ * (where `other` has blocks), the output that of a load at `other` without a cache. */
+static void foreign(const pcase *pc, const char *path, const char *cache, const char *other) {
+  tfcc_runtime *rt = lc_runtime(other, log_fn);
+  if (!rt) return;
+  size_t nr = 0;
+  tfcc_model *m = load(rt, path, NULL, pc->qc);
+  uint8_t *ref = m ? run_all(m, &nr) : NULL;
+  tfcc_model_release(m);
+  m = load(rt, path, cache, pc->qc);
+  const tfcc_wcache_stats st = m ? cur_stats(m) : (tfcc_wcache_stats){0};
+  CHECKF(st.rejected && st.hits == 0 && (st.written > 0 || pc->wide_only),
+         "%s: a cache of another cap loaded at %s: rejected %d, %u hits, %u written", pc->file,
+         other, (int)st.rejected, st.hits, st.written);
+  CHECKF(ref && m && same(m, ref, nr), "%s: foreign cache at %s: output differs", pc->file, other);
+  tfcc_model_release(m);
+  free(ref);
+  tfcc_runtime_destroy(rt);
+}
+
 static void test_case(const pcase *pc, const char *cap) {
   tfcc_runtime *rt = lc_runtime(cap, log_fn);
   if (!rt) return; /* cap above the CPU */
@@ -127,7 +163,7 @@ static void test_case(const pcase *pc, const char *cap) {
   snprintf(pb, sizeof pb, "%s/b_%s_%s", g_dir, cap, pc->file);
   snprintf(cache, sizeof cache, "%s/%s_%s.wc", g_dir, cap, pc->file);
   size_t n = 0, na = 0, nb = 0;
-  uint8_t *a = tfcc_test_read_file(src, &n), *b = a ? float_variant(a, n) : NULL;
+  uint8_t *a = tfcc_test_read_file(src, &n), *b = a ? float_variant(a, n, pc->int8_too) : NULL;
   uint8_t *ref_a = NULL, *ref_b = NULL;
   CHECKF(b && lc_write_file(pa, a, n) && lc_write_file(pb, b, n), "%s: files", pc->file);
   if (!b) goto done;
@@ -170,6 +206,10 @@ static void test_case(const pcase *pc, const char *cap) {
          "%s at %s: warm load: %u hits %u misses %u written", pc->file, cap, st.hits, st.misses,
          st.written);
   CHECKF(m && same(m, ref_a, na), "%s at %s: warm output differs", pc->file, cap);
+  CHECKF(!want_block || st.hits >= blocks_in(cache, pc->block),
+         "%s at %s: warm load took %u blocks, the file holds %u of block %u", pc->file, cap,
+         st.hits, blocks_in(cache, pc->block), (unsigned)pc->block);
+  if (want_block && strcmp(cap, "avx2") == 0) foreign(pc, pa, cache, "sse4");
   CHECK(m && tfcc_model_update_weights(m, pb) == TFCC_OK);
   if (m) tfcc_weights_join_writer(m);
   st = m ? cur_stats(m) : (tfcc_wcache_stats){0};
@@ -199,14 +239,39 @@ int main(void) {
   static const pcase cases[] = {
       /* REFERENCE mode: the builtin-order convolutions (1x8 over 1 channel, 3x3 stride 2) */
       {"hybrid_net_conv_eigen_builtin.tflite", TFCC_QUANT_COMPAT_REFERENCE, TFCC_BLOCK_EIGEN_CONV,
-       false},
+       false, false},
       /* TFLITE mode: the FC-order 1x1 CONV_2D (20 outputs: a 4-unit last block, K 33) */
-      {"hybrid_probe_conv1_o20_i33.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_FC_TAIL, true},
+      {"hybrid_probe_conv1_o20_i33.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_FC_TAIL, true,
+       false},
       /* TFLITE mode: FULLY_CONNECTED of 17 units (a 1-unit last block) */
-      {"hybrid_net_fc_f32w_u17.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_FC_TAIL, true},
+      {"hybrid_net_fc_f32w_u17.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_FC_TAIL, true,
+       false},
       /* REFERENCE mode: builtin-order FULLY_CONNECTEDs of constant weights (4 and 2 rows) */
       {"hybrid_net_dyn_fc_f32_builtin.tflite", TFCC_QUANT_COMPAT_REFERENCE, TFCC_BLOCK_FC_EIGEN,
-       false}};
+       false, false},
+      /* cache54: 16x8 CONV_2D on q16-gemm (int16 input, int8 filter; int32 bias) */
+      {"conv_2d_i16_3x3_same.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q16_GEMM, false, true},
+      {"conv_2d_i16_bias32.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q16_GEMM, false, true},
+      /* cache54: constant float32 BATCH_MATMUL rhs packed for the f32 GEMM (two rhs batches; a
+       * broadcast adj_y one) */
+      {"batch_matmul_f32_const_rhs.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_BMM_F32_GEMM,
+       false, false},
+      {"batch_matmul_f32_const_rhs_bcast_adj_y.tflite", TFCC_QUANT_COMPAT_TFLITE,
+       TFCC_BLOCK_BMM_F32_GEMM, false, false},
+      /* cache54: the adj_y rhs of a hybrid model's float BATCH_MATMUL transposed for the
+       * XNNPACK-order path (TFLITE mode) */
+      {"hybrid_net_bmm_const_rhs_fc_adj_y.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_BMM_F32_T,
+       false, false},
+      /* cache54: hybrid GEMM ops' q8 packing and column sums (TFCC_BLOCK_HYB_Q8): CONV_2D (qd8),
+       * a grouped one (the filter spread at a cold load only), FULLY_CONNECTED (REFERENCE mode,
+       * asymmetric), BATCH_MATMUL (the rhs transposed at a cold load only) */
+      {"conv_2d_hybrid_pc_3x3_same_relu.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_HYB_Q8, false,
+       true},
+      {"conv_2d_hybrid_grouped_pc_g4.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_HYB_Q8, false,
+       true},
+      {"fully_connected_hybrid_pt_asym.tflite", TFCC_QUANT_COMPAT_REFERENCE, TFCC_BLOCK_HYB_Q8,
+       false, true},
+      {"batch_matmul_hybrid_pt.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_HYB_Q8, false, true}};
   const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) test_case(&cases[c], caps[i]);

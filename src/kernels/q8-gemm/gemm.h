@@ -171,6 +171,12 @@ size_t tfcc_q8_pack_layout(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t
                            const tfcc_conv_requant *r, tfcc_q8_packed *out);
 void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias,
                        const tfcc_conv_requant *r, uint8_t *w, size_t bytes);
+/* tfcc_q8_pack_fill of panels [p0, p1) only (no bias), from src holding just their rows (row
+ * p0 * NR first): a packing made a slice at a time from weights converted a slice at a time.
+ * The same bytes once every panel is filled (the last call also zeroes w's padding up to
+ * `bytes`). False: an empty or out-of-range panel range. */
+bool tfcc_q8_pack_fill_rows(tfcc_q8_packed *out, const void *src, size_t p0, size_t p1,
+                            const tfcc_conv_requant *r, uint8_t *w, size_t bytes);
 static inline size_t tfcc_q8_panel_bytes(const tfcc_q8_packed *p) {
   /* the SIMD128 WebAssembly kernel's weights are int16 (tfcc_q8_gemm_c2_layout) */
   const size_t wb = tfcc_q8_gemm_c2_layout(p->k) ? 2u : 1u;

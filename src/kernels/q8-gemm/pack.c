@@ -72,10 +72,11 @@ static void fill_units(const uint8_t *s, size_t kdim, size_t nc, size_t nr, size
 }
 
 /* Panels [p0, p1) of out's layout into w (their bytes zeroed first), with sums (nr words) and
- * stage (STAGE_BYTES) for the transposed layouts, or NULL: element by element. */
-static void fill_panels(const tfcc_q8_packed *out, const void *src, const int32_t *bias,
-                        const tfcc_conv_requant *r, uint8_t *w, size_t p0, size_t p1,
-                        uint32_t *sums, uint8_t *stage) {
+ * stage (STAGE_BYTES) for the transposed layouts, or NULL: element by element. src holds the
+ * weights from row row0 on (row n at src + (n - row0) * kdim). */
+static void fill_panels(const tfcc_q8_packed *out, const void *src, size_t row0,
+                        const int32_t *bias, const tfcc_conv_requant *r, uint8_t *w, size_t p0,
+                        size_t p1, uint32_t *sums, uint8_t *stage) {
   const tfcc_q8_gemm_kernel *k = out->k;
   const int32_t n = out->n, kdim = out->kdim;
   const bool is_signed = out->is_signed;
@@ -99,14 +100,14 @@ static void fill_panels(const tfcc_q8_packed *out, const void *src, const int32_
     uint8_t *pw = dst + nr * 8;
     const size_t n0 = p * nr, nc = (size_t)n - n0 < nr ? (size_t)n - n0 : nr;
     if (sums)
-      fill_units(s + n0 * (size_t)kdim, (size_t)kdim, nc, nr, unit, wx, stored_signed, pw, sums,
-                 stage);
+      fill_units(s + (n0 - row0) * (size_t)kdim, (size_t)kdim, nc, nr, unit, wx, stored_signed, pw,
+                 sums, stage);
     for (size_t j = 0; j < nc; j++) {
       uint32_t sum = 0;
       if (sums) {
         sum = sums[j];
       } else {
-        const uint8_t *row = s + (n0 + j) * (size_t)kdim;
+        const uint8_t *row = s + (n0 - row0 + j) * (size_t)kdim;
         for (size_t kk = 0; kk < (size_t)kdim; kk++) {
           const uint8_t v = (uint8_t)(row[kk] ^ wx);
           if (pairs)
@@ -141,7 +142,7 @@ static void fill_job_range(void *ctx, size_t p0, size_t p1) {
   const fill_job *j = ctx;
   uint32_t *sums = malloc((size_t)j->out->k->nr * sizeof *sums);
   uint8_t *stage = sums ? malloc(STAGE_BYTES) : NULL;
-  fill_panels(j->out, j->src, j->bias, j->r, j->w, p0, p1, stage ? sums : NULL, stage);
+  fill_panels(j->out, j->src, 0, j->bias, j->r, j->w, p0, p1, stage ? sums : NULL, stage);
   free(stage);
   free(sums);
 }
@@ -166,6 +167,21 @@ static void fill_pool(struct tfcc_threadpool *pool, tfcc_q8_packed *out, const v
 void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias,
                        const tfcc_conv_requant *r, uint8_t *w, size_t bytes) {
   fill_pool(NULL, out, src, bias, r, w, bytes);
+}
+
+bool tfcc_q8_pack_fill_rows(tfcc_q8_packed *out, const void *src, size_t p0, size_t p1,
+                            const tfcc_conv_requant *r, uint8_t *w, size_t bytes) {
+  const size_t nr = (size_t)out->k->nr, panel = tfcc_q8_panel_bytes(out);
+  const size_t panels = ((size_t)out->n + nr - 1) / nr;
+  if (p0 >= p1 || p1 > panels) return false;
+  uint32_t *sums = malloc(nr * sizeof *sums);
+  uint8_t *stage = sums ? malloc(STAGE_BYTES) : NULL;
+  fill_panels(out, src, p0 * nr, NULL, r, w, p0, p1, stage ? sums : NULL, stage);
+  free(stage);
+  free(sums);
+  if (p1 == panels) memset(w + panels * panel, 0, bytes - panels * panel);
+  out->w = w;
+  return true;
 }
 
 bool tfcc_q8_pack_pool(struct tfcc_threadpool *pool, const tfcc_q8_gemm_kernel *k, bool is_signed,
