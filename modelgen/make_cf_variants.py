@@ -12,6 +12,9 @@
   signatures.flex_decode.w3.tflite signatures.flex_decode with constants x3 (encode x * 6; the
                                    Flex op's constant 3): new weights for a model whose decode
                                    cannot run
+  signatures.flex_encode.tflite    encode's MUL (subgraph 0) replaced by the Flex op FlexRestore:
+                                   subgraph 0 cannot run, decode (subgraph 1) runs, as a LiteRT
+                                   signature runner runs it (tests/models/test_control_flow.c)
 
     python3 modelgen/make_cf_variants.py --out tests/models/data/control_flow
 """
@@ -51,6 +54,14 @@ def signatures_flex_decode(scale=1.0):
     return T.serialize(m)
 
 
+def signatures_flex_encode():
+    m = model(cf.signatures)
+    op = m.operators[0]
+    assert op.op == "MUL"
+    m.operators[0] = T.Operator("CUSTOM", op.inputs, op.outputs, custom_code="FlexRestore")
+    return T.serialize(m)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -60,6 +71,7 @@ def main():
              "signatures.w3.tflite": build(cf.signatures, scale=3.0),
              "signatures.flex_decode.tflite": signatures_flex_decode(),
              "signatures.flex_decode.w3.tflite": signatures_flex_decode(scale=3.0),
+             "signatures.flex_encode.tflite": signatures_flex_encode(),
              "signatures.bad_decode.tflite": build(cf.signatures, values={"one": [1.0] * 4},
                                                    shapes={"one": [4]})}
     for name, data in files.items():

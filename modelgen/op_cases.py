@@ -1095,6 +1095,10 @@ def detection_cases():
     f32_case("detect_postprocess_f32_fast_nobg", opts(6, 1), 6, bg=False)
     f32_case("detect_postprocess_f32_regular", opts(7, 1, regular=True, dpc=3), 7)
     f32_case("detect_postprocess_f32_regular_iou", opts(10, 1, regular=True, dpc=4, score=0.3, iou=0.2), 10)
+    # detections_per_class 0: the fast suppression never reads it (a converted SSD of the
+    # twenty-eighth sweep batch stores 0 with fast NMS); the regular one fails its eval on it
+    # ("num_detections_per_class > 0"), as tfcc's load does
+    f32_case("detect_postprocess_f32_fast_dpc0", opts(6, 1, dpc=0), 6)
     # equal scores (half / eighth steps): the order of TFLite's partial sort (fast, all 3 classes
     # per box) and of
     # its stable merge across classes (regular) decide

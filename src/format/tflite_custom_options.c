@@ -77,7 +77,7 @@ static tfcc_status read_detection_options(const uint8_t *data, size_t len, tfcc_
   if ((st = opt_int(&root, "max_detections", true, 0, 1, 1 << 16, &p->max_detections, err)) ||
       (st = opt_int(&root, "max_classes_per_detection", true, 0, 1, 1 << 12,
                     &p->max_classes_per_detection, err)) ||
-      (st = opt_int(&root, "detections_per_class", false, 100, 1, INT32_MAX,
+      (st = opt_int(&root, "detections_per_class", false, 100, INT32_MIN, INT32_MAX,
                     &p->detections_per_class, err)) ||
       (st = opt_num(&root, "use_regular_nms", false, 0, &regular, err)) ||
       (st = opt_float(&root, "nms_score_threshold", &p->score_threshold, err)) ||
@@ -89,6 +89,14 @@ static tfcc_status read_detection_options(const uint8_t *data, size_t len, tfcc_
       (st = opt_float(&root, "w_scale", &p->w_scale, err)))
     return st;
   p->use_regular_nms = regular != 0;
+  /* TFLite's fast suppression never reads detections_per_class (a converted SSD in the
+   * twenty-eighth sweep batch stores 0 with use_regular_nms false); the regular one fails its
+   * eval unless it is positive ("num_detections_per_class > 0") */
+  if (p->use_regular_nms && p->detections_per_class < 1)
+    return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
+                        "custom options: detections_per_class = %d with use_regular_nms, "
+                        "expected 1..%d",
+                        (int)p->detections_per_class, (int)INT32_MAX);
   if (!(p->iou_threshold > 0.0f && p->iou_threshold <= 1.0f))
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL,
                         "custom options: nms_iou_threshold %g "

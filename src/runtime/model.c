@@ -182,9 +182,22 @@ static tfcc_status note_unrunnable(tfcc_model *m, tfcc_err *err) {
   return st;
 }
 
+/* A signature other than subgraph 0's whose subgraph (and those it calls) can run. */
+static bool other_entry_runs(const tfcc_graph *g) {
+  for (int32_t k = 0; k < g->n_signatures; k++) {
+    const int32_t sgi = g->signatures[k].subgraph;
+    if (sgi > 0 && sgi < g->n_subgraphs && !g->subgraphs[sgi].unrunnable) return true;
+  }
+  return false;
+}
+
 /* Binds each node of every subgraph to its operator and lists what is unsupported ("X at node
- * 3" in subgraph 0, "X at subgraph 1 node 3" in the others). The load fails when subgraph 0
- * cannot run; other subgraphs that cannot are marked (ir.h unrunnable) and refuse sessions. */
+ * 3" in subgraph 0, "X at subgraph 1 node 3" in the others). The load fails when no entry can
+ * run (subgraph 0 nor another signature's subgraph); subgraphs that cannot are marked (ir.h
+ * unrunnable) and refuse sessions, subgraph 0's included: TFLite prepares a subgraph only when
+ * it runs it, so a signature runner for a subgraph with builtin operators only runs even when
+ * subgraph 0 holds Flex operators (LiteRT; a federated-learning file whose subgraph 0 is an
+ * `aggregate` signature, docs/model_sweep.md's twenty-eighth batch). */
 static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
   tfcc_ir_subgraph *sg0 = &m->graph.subgraphs[0];
   size_t cap = 256, len = 0;
@@ -234,12 +247,12 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
   tfcc_status st = n_bad ? mark_unrunnable(&m->graph, err) : TFCC_OK;
   if (st == TFCC_OK && n_bad) st = note_unrunnable(m, err);
   if (st != TFCC_OK) return st;
-  const bool runs = !sg0->unrunnable;
+  const bool runs = !sg0->unrunnable || other_entry_runs(&m->graph);
   if (n_bad && runs)
     tfcc_log(tfcc_model_env(m).log, TFCC_LOG_WARN, TFCC_TAG_MODEL_LOAD,
-             "%s: subgraph 0 runs; sessions for a signature whose subgraph reaches these are "
+             "%s: subgraph 0 %s; sessions for a signature whose subgraph reaches these are "
              "refused (TFLite fails a subgraph only when it prepares it)",
-             list);
+             list, sg0->unrunnable ? "cannot run, another signature's subgraph can" : "runs");
   if (!runs && !m->opts.allow_unsupported && missing_custom)
     return tfcc_err_set(
         err, TFCC_ERR_UNSUPPORTED,
@@ -359,7 +372,9 @@ static tfcc_status validate_shapes(tfcc_model *m, tfcc_graph *g, bool record, tf
   tfcc_status st = tfcc_run_state_init(&rs, g, m->n_resources, &env, false, err);
   if (st != TFCC_OK) return st;
   env.rs = &rs;
-  if ((st = tfcc_exec_plan_build(&plan, g, 0, NULL, false, &env, err)) == TFCC_OK) {
+  if (sg->unrunnable) { /* another signature's subgraph runs (bind_ops): plan only those */
+    env.keep_layout = false;
+  } else if ((st = tfcc_exec_plan_build(&plan, g, 0, NULL, false, &env, err)) == TFCC_OK) {
     if (record) {
       for (int32_t e = 0; e < plan.n_nodes; e++)
         m->node_macs[plan.nodes[e].node] = plan.nodes[e].macs;
@@ -456,7 +471,7 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   if (first && (st = tfcc_graph_check_calls(g, &m->n_resources, err)) != TFCC_OK) return st;
   /* bind: by operator code (first load), or node by node as the model's graph is bound */
   if ((st = first ? bind_ops(m, err) : tfcc_weights_bind_like(ref, g, err)) != TFCC_OK) return st;
-  if (first && g->subgraphs[0].unrunnable) /* allow_unsupported: introspection */
+  if (first && g->subgraphs[0].unrunnable && !other_entry_runs(g)) /* allow_unsupported */
     return note_not_prepared(m, err);
   for (int32_t s = 0; !first && s < g->n_subgraphs; s++) /* new weights: the model's subgraphs */
     g->subgraphs[s].unrunnable = ref->subgraphs[s].unrunnable;

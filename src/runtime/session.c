@@ -208,11 +208,23 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
         "tfcc_session_create: options.struct_size is not set by tfcc_session_options_default()");
     return TFCC_ERR_INVALID_ARG;
   }
-  /* a subgraph that reaches an unsupported operator, or any entry of a model loaded for
-   * introspection (subgraph 0 cannot run: nothing was prepared) */
-  if (m->graph.subgraphs[subgraph].unrunnable || m->graph.subgraphs[0].unrunnable) {
-    if (subgraph == 0) {
-      tfcc_last_error_set(m->unsupported);
+  /* a subgraph that reaches an unsupported operator (a model loaded for introspection, which
+   * prepared nothing, has no entry that can run: model.c bind_ops) */
+  if (m->graph.subgraphs[subgraph].unrunnable) {
+    if (subgraph == 0) { /* and the first signature that can run, when one can (model.c) */
+      const char *other = NULL;
+      for (int32_t k = 0; !other && k < m->graph.n_signatures; k++) {
+        const int32_t sgi = m->graph.signatures[k].subgraph;
+        if (sgi > 0 && sgi < m->graph.n_subgraphs && !m->graph.subgraphs[sgi].unrunnable)
+          other = m->graph.signatures[k].key;
+      }
+      char msg[1024];
+      if (other)
+        snprintf(msg, sizeof msg,
+                 "subgraph 0 cannot run (signature '%.200s' can: create its session by its "
+                 "key): %s",
+                 other, m->unsupported);
+      tfcc_last_error_set(other ? msg : m->unsupported);
     } else {
       char msg[1024];
       snprintf(msg, sizeof msg, "signature '%.200s' (subgraph %d) cannot run: %s",

@@ -472,6 +472,50 @@ static void check_unrunnable_signature(const char *file, const char *unsupported
   tfcc_model_release(m);
 }
 
+/* Subgraph 0 that cannot run does not keep another signature from running: encode (subgraph 0)
+ * holds the Flex op FlexRestore, decode (subgraph 1) adds 1. TFLite prepares a subgraph only
+ * when it runs it, and LiteRT runs such a file's builtin-only signature (the twenty-eighth
+ * sweep batch's Mobile_p2pfl__proxy_model_mlp: `aggregate` is subgraph 0, `infer` runs); the
+ * load failed before. A session for subgraph 0 or encode is refused with the operator and the
+ * signature that can run. */
+static void check_unrunnable_subgraph0(void) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/signatures.flex_encode.tflite", g_dir);
+  tfcc_model *m = load(path);
+  if (!m) return;
+  CHECKF(strstr(tfcc_model_unsupported(m), "CUSTOM:FlexRestore at node 0") != NULL,
+         "flex_encode: unsupported: %s", tfcc_model_unsupported(m));
+  tfcc_session *dec = NULL, *enc = (tfcc_session *)1, *s0 = (tfcc_session *)1;
+  CHECKF(tfcc_session_create_for_signature(m, "decode", NULL, &dec) == TFCC_OK,
+         "flex_encode: decode: %s", tfcc_last_error());
+  if (dec) {
+    const float x[3] = {1.0f, -2.0f, 0.5f}, want[3] = {2.0f, -1.0f, 1.5f};
+    float y[3] = {0};
+    CHECK(tfcc_session_set_input(dec, 0, x, sizeof x) == TFCC_OK &&
+          tfcc_session_set_output(dec, 0, y, sizeof y) == TFCC_OK);
+    CHECKF(tfcc_session_invoke(dec) == TFCC_OK, "flex_encode: decode: run: %s",
+           tfcc_session_last_error(dec));
+    CHECKF(memcmp(y, want, sizeof y) == 0, "flex_encode: decode: [%g, %g, %g], want x + 1", y[0],
+           y[1], y[2]);
+    tfcc_session_destroy(dec);
+  }
+  tfcc_status st = tfcc_session_create_for_signature(m, "encode", NULL, &enc);
+  CHECKF(st == TFCC_ERR_UNSUPPORTED && enc == NULL, "flex_encode: encode: %s", tfcc_status_str(st));
+  const char *msg = tfcc_last_error();
+  CHECKF(strstr(msg, "signature 'decode' can") && strstr(msg, "FlexRestore at node 0"),
+         "flex_encode: encode: %s", msg);
+  st = tfcc_session_create(m, NULL, &s0);
+  CHECKF(st == TFCC_ERR_UNSUPPORTED && s0 == NULL, "flex_encode: subgraph 0: %s",
+         tfcc_status_str(st));
+  printf("  signatures.flex_encode.tflite: decode runs, subgraph 0 refused: %s\n",
+         tfcc_last_error());
+  CHECKF(strstr(tfcc_model_subgraph_error(m, 0), "FlexRestore at node 0") &&
+             !tfcc_model_subgraph_error(m, 1)[0],
+         "flex_encode: subgraph errors: '%s', '%s'", tfcc_model_subgraph_error(m, 0),
+         tfcc_model_subgraph_error(m, 1));
+  tfcc_model_release(m);
+}
+
 int main(void) {
   g_src = tfcc_test_source_dir();
   g_shared = tfcc_test_shared_dir();
@@ -514,6 +558,7 @@ int main(void) {
                              "signature 'decode' (subgraph 1) cannot run: unsupported: "
                              "CUSTOM:FlexRestore at subgraph 1 node 0");
   check_unrunnable_signature("signatures.bad_decode.tflite", NULL, "ADD");
+  check_unrunnable_subgraph0();
   tfcc_runtime_destroy(g_rt);
   return tfcc_test_finish("control_flow");
 }
