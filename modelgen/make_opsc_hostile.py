@@ -665,8 +665,8 @@ ACCEPTED = [
         "RESIZE_BILINEAR", [T(S.INT16, [1, 1, 1, 0], q=(0.5, 0)), T(I32, [2], const=[1 << 20, 1 << 20])],
         [T(S.INT16, [1, 1 << 20, 1 << 20, 0], q=(0.5, 0))])),
     # fuzz54 (a sweep of empty tensors with 2^40 rows): each walked its empty rows one by one
-    # (killed after 5 s in Release, every ISA cap, both modes): PACK (and UNPACK / SPLIT's
-    # kernel), REVERSE_SEQUENCE of rows of 0 elements, CUMSUM along an empty middle axis
+    # (killed after 5 s in Release, every ISA cap, both modes): PACK (its row copies, which
+    # UNPACK / SPLIT share), REVERSE_SEQUENCE of rows of 0 elements, CUMSUM along an empty axis
     ("pack_empty_rows_2p40", lambda: shape_only(
         "PACK", [T(F32, [1 << 20, 1 << 20, 0]), T(F32, [1 << 20, 1 << 20, 0])], [T(F32, [1 << 20, 1 << 20, 2, 0])],
         {"values_count": 2, "axis": 2})),
