@@ -658,6 +658,23 @@ ACCEPTED = [
                               T(F32, [1, 33554435, 67108864, 0, 3]), T(F32, [2], const=[0.25, -0.25])],
         [T(F32, [1, 4, 4, 5, 2])], {"padding": "VALID", "stride_d": 1, "stride_w": 1, "stride_h": 1,
                                     "dilation_d_factor": 1, "dilation_w_factor": 1, "dilation_h_factor": 1})),
+    # fuzz54 (reading): an int16 RESIZE_BILINEAR of an image with 0 channels to 2^20 x 2^20: an
+    # empty output, whose 2^40 pixels the reference kernel walked (killed after 10 s in Release);
+    # also int8 in REFERENCE mode and the nearest-neighbour reference
+    ("resize_bilinear_i16_empty_depth", lambda: shape_only(
+        "RESIZE_BILINEAR", [T(S.INT16, [1, 1, 1, 0], q=(0.5, 0)), T(I32, [2], const=[1 << 20, 1 << 20])],
+        [T(S.INT16, [1, 1 << 20, 1 << 20, 0], q=(0.5, 0))])),
+    # fuzz54 (a sweep of empty tensors with 2^40 rows): each walked its empty rows one by one
+    # (killed after 5 s in Release, every ISA cap, both modes): PACK (its row copies, which
+    # UNPACK / SPLIT share), REVERSE_SEQUENCE of rows of 0 elements, CUMSUM along an empty axis
+    ("pack_empty_rows_2p40", lambda: shape_only(
+        "PACK", [T(F32, [1 << 20, 1 << 20, 0]), T(F32, [1 << 20, 1 << 20, 0])], [T(F32, [1 << 20, 1 << 20, 2, 0])],
+        {"values_count": 2, "axis": 2})),
+    ("reverse_sequence_empty_rows_2p40", lambda: shape_only(
+        "REVERSE_SEQUENCE", [T(F32, [1 << 20, 1 << 20, 0]), T(I32, [1 << 20])], [T(F32, [1 << 20, 1 << 20, 0])],
+        {"seq_dim": 1, "batch_dim": 0})),
+    ("cumsum_empty_axis_2p40", lambda: shape_only(
+        "CUMSUM", [T(F32, [1 << 20, 0, 1 << 20]), T(I32, [], const=[1])], [T(F32, [1 << 20, 0, 1 << 20])])),
     # fuzz52: start indices near the int64 ends (skipped: outside the operand); their position
     # plus the window index, times the stride, overflowed int64 (fuzz_model_run's
     # stablehlo_scatter_i64idx_add_f32 with input bytes as indices)
@@ -772,6 +789,18 @@ def dw_u8_dilated(dil_w, stride_w, in_w, out_w):
                 "dilation_w_factor": dil_w, "dilation_h_factor": 1})
 
 
+def dw_hybrid_dilated(dil_w, stride_w, in_w, out_w):
+    """A hybrid DEPTHWISE_CONV_2D (float input, int8 per-channel filter, float bias), its
+    window dilated along the width."""
+    q = {"scale": [0.02, 0.03], "zero_point": [0, 0], "quantized_dimension": 3}
+    return one("DEPTHWISE_CONV_2D", [T(F32, [1, 4, in_w, 2]),
+                                     T(S.INT8, [1, 3, 3, 2], q=q, const=[3, -5, 12, -8, 0, 1] * 3),
+                                     T(F32, [2], const=[0.5, -0.25])],
+               [T(F32, [1, 4, out_w, 2])],
+               {"padding": "SAME", "stride_w": stride_w, "stride_h": 1, "depth_multiplier": 1,
+                "dilation_w_factor": dil_w, "dilation_h_factor": 1})
+
+
 KERNELS = [
     # fuzz53's find: dilation 258 at filter width 3 and stride 1536, one output column: the
     # packed row kernels built all 517 columns of the span for 3 taps (35 s under ASan on the
@@ -779,6 +808,11 @@ KERNELS = [
     ("kernel_dw_u8_dilation_258", lambda: dw_u8_dilated(258, 1536, 6, 1), "ref"),
     # an ordinary dilated depthwise keeps the packed kernel
     ("kernel_dw_u8_dilation_2", lambda: dw_u8_dilated(2, 1, 16, 16), "!ref"),
+    # fuzz54: the hybrid depthwise's row path (the same AVX512-VNNI row kernels, float output)
+    # took the same sparse window; it runs the vector kernel, which walks the taps only
+    ("kernel_dw_hybrid_dilation_258", lambda: dw_hybrid_dilated(258, 1536, 6, 1), "!hybrid-dwconv-avx512vnni"),
+    # an ordinary dilated hybrid depthwise keeps a vector kernel (the row kernel on AVX512-VNNI)
+    ("kernel_dw_hybrid_dilation_2", lambda: dw_hybrid_dilated(2, 1, 16, 16), "!hybrid-dwconv"),
 ]
 
 

@@ -93,7 +93,9 @@ static const tfcc_q8_dw_packed *dw_q8_packed(const tfcc_op_ctx *ctx, const tfcc_
   const tfcc_dtype dt = ctx->in[0]->dtype;
   if (dt != TFCC_INT8 && dt != TFCC_UINT8) return NULL;
   const tfcc_q8_dw_packed *pk = tfcc_q8_fast_get_dw(&p->n.q8, ctx->in[1]->data);
-  return pk && pk->c == g->out_c && pk->taps == g->filter_h * g->filter_w ? pk : NULL;
+  return pk && pk->c == g->out_c && pk->taps == g->filter_h * g->filter_w && tfcc_q8_dw_fits(g)
+             ? pk
+             : NULL;
 }
 
 static void dw_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
@@ -101,14 +103,10 @@ static void dw_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   const tfcc_tensor *f = ctx->in[1], *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   tfcc_conv_requant r;
   const char *why = tfcc_conv_node_q8_refuse(&p->n, ctx, &r);
-  if (!why && (int64_t)g->filter_h * g->filter_w > TFCC_Q8_DW_MAX_TAPS) why = "filter too large";
-  /* The row kernels build every input column a row's windows span; a span that dwarfs the taps
-   * (a fuzzed file: dilation 258 at filter width 3, 517 columns per 3 taps, 35 s under ASan)
-   * runs the reference kernel, which walks the taps only. No real network comes near. */
-  const int64_t span_cols = (int64_t)(g->out_w - 1) * g->stride_w +
-                            (int64_t)(g->filter_w - 1) * g->dil_w + 1,
-                taps_per_row = (int64_t)g->out_w * g->filter_w;
-  if (!why && span_cols > 16 * taps_per_row + 256) why = "window columns too sparse";
+  /* over 128 taps, or a window span that dwarfs its taps (tfcc_q8_dw_fits) */
+  if (!why && !tfcc_q8_dw_fits(g))
+    why = (int64_t)g->filter_h * g->filter_w > TFCC_Q8_DW_MAX_TAPS ? "filter too large"
+                                                                   : "window columns too sparse";
   if (!why &&
       !tfcc_q8_fast_pack_dw(&p->n.q8, ctx->isa, ctx->in[0]->dtype == TFCC_INT8, g->out_c,
                             g->filter_h, g->filter_w, f->data, bias ? bias->data : NULL, &r))

@@ -353,6 +353,13 @@ static tfcc_status xdw_prepare(tfcc_op_ctx *ctx) {
   tfcc_status st = xdw_geom(ctx, &g);
   if (st != TFCC_OK) return st;
   const xdw_params *p = ctx->params;
+  /* the q8 depthwise's row kernels build every column a row's windows span: the fusion admits
+     dilation 1 and strides 1 and 2 only, inside their bound (tfcc_q8_dw_fits) at any size */
+  if (p->q8 && !tfcc_q8_dw_fits(&g))
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "EXPAND_DEPTHWISE_CONV_2D int8: a %dx%d window at stride %d, dilation %d "
+                        "spans too many columns for its taps",
+                        (int)g.filter_h, (int)g.filter_w, (int)g.stride_w, (int)g.dil_w);
   const int threads = tfcc_threadpool_size(ctx->pool);
   const tfcc_q8_expand_dw q = {&p->q8e, &p->r1, &p->q8d, &p->r2, 0};
   ctx->scratch_bytes = p->q8    ? tfcc_q8_expand_dw_scratch_bytes(&q, &g, threads)

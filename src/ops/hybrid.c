@@ -354,10 +354,11 @@ static void dw_rows_init(const tfcc_init_ctx *ctx, tfcc_hybrid *h, const tfcc_ir
   }
 }
 
-/* The geometry runs on the row kernel (dw_rows_init). */
+/* The geometry runs on the row kernel (dw_rows_init), whose column span it fits
+ * (tfcc_q8_dw_fits: else the vector kernel, which walks the taps only). */
 static bool dw_rows(const tfcc_hybrid *h, const tfcc_conv_geom *g) {
   return h->dwv.rows && h->dwv.w && g->in_c == g->out_c && g->out_c == h->dwv.c &&
-         g->filter_h == h->dwv.fh && g->filter_w == h->dwv.fw;
+         g->filter_h == h->dwv.fh && g->filter_w == h->dwv.fw && tfcc_q8_dw_fits(g);
 }
 
 /* Grouped CONV_2D (the input's channels a multiple > 1 of the filter's): the input channel

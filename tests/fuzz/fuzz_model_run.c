@@ -35,7 +35,11 @@
  * tfcc_conv_geom_fits); stop 53: operators whose work had no estimate (TFLite_Detection_PostProcess:
  * 14 s a run under ASan for 20,000 boxes; Mfcc, whose 2^30-entry cosine table of a constant node
  * was computed at load, 3.5 GB and minutes; AudioSpectrogram, BIDIRECTIONAL_SEQUENCE_LSTM) and
- * nodes whose shapes come with the data, bounded per operator by tfcc_session_set_run_max_work.
+ * nodes whose shapes come with the data, bounded per operator by tfcc_session_set_run_max_work;
+ * stop 54 (by reading and a sweep of empty tensors, ahead of the fuzzer): the 8-bit depthwise row
+ * kernels' sparse dilated spans on the hybrid path too (tfcc_q8_dw_fits), and kernels that walked
+ * the 2^40 empty rows of a [2^20, 2^20, 0] tensor one by one (RESIZE_BILINEAR's reference kernels,
+ * PACK's row copies, REVERSE_SEQUENCE, CUMSUM along an empty axis).
  * Stage 5 runs a fixed count of inputs from a seed taken from the commit
  * (scripts/test.sh), so CI's finds can be reproduced. Run by hand:
  *   build-asan/tests/fuzz/fuzz_model_run -max_total_time=300 -timeout=20 -rss_limit_mb=3072 \

@@ -246,6 +246,16 @@ void tfcc_q8_dw_packed_free(tfcc_q8_dw_packed *p) {
   p->w = NULL;
 }
 
+bool tfcc_q8_dw_fits(const tfcc_conv_geom *g) {
+  if (g->filter_h <= 0 || g->filter_w <= 0 || g->stride_w <= 0 || g->dil_w <= 0 ||
+      (int64_t)g->filter_h * g->filter_w > TFCC_Q8_DW_MAX_TAPS)
+    return false;
+  if (g->out_w <= 0) return true; /* no column is built */
+  const int64_t span =
+      (int64_t)(g->out_w - 1) * g->stride_w + (int64_t)(g->filter_w - 1) * g->dil_w + 1;
+  return span <= 16 * (int64_t)g->out_w * g->filter_w + 256;
+}
+
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 /* Per-thread buffer: row kernels' column quads, the fixed-point int32 row, or for kernels

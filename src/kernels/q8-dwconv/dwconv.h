@@ -155,6 +155,20 @@ const void *tfcc_q8_dw_block(const tfcc_q8_dw_packed *p);
 /* Frees the block if p owns it (an adopted one is the caller's). */
 void tfcc_q8_dw_packed_free(tfcc_q8_dw_packed *p);
 
+/* Whether the q8 depthwise kernels take geometry g (else the reference kernel runs it): at most
+ * TFCC_Q8_DW_MAX_TAPS taps, and the windows of an output row span at most 16 x the row's taps
+ * (out_w x filter_w) + 256 input columns. The row kernels build the column quads of every input
+ * column a row's windows span, and size their per-thread buffer by that span; a span that
+ * dwarfs the taps (a fuzzed file: dilation 258 at filter width 3 and stride 1536, 517 columns
+ * for 3 taps, 35 s under ASan) costs that many columns per row, far past the work estimate, and
+ * a dilation of 2^20 would ask a buffer of 512 MiB per thread. The reference walks the taps
+ * only. No real network comes near: a 3x3 window at dilation d and stride s spans
+ * (out_w - 1) s + 2 d + 1 columns for 3 out_w taps. Every caller of the row kernels asks it:
+ * DEPTHWISE_CONV_2D 8-bit (ops/depthwise_conv_2d.c), the hybrid depthwise's row path
+ * (ops/hybrid.c), EXPAND_DEPTHWISE_CONV_2D int8 (whose fusion admits dilation 1 and strides
+ * 1 and 2 only, always inside the bound). */
+bool tfcc_q8_dw_fits(const tfcc_conv_geom *g);
+
 struct tfcc_threadpool;
 /* Scratch for this geometry: per-thread buffers, and the input expanded to out_c channels
  * when the depth multiplier is not 1. */

@@ -29,6 +29,7 @@ void tfcc_ref_reverse_sequence(const void *in, const int64_t *len, int64_t outer
   const uint8_t *x = in;
   uint8_t *y = out;
   const size_t row = (size_t)inner * es;
+  if (row == 0) return; /* empty rows: nothing to walk ([2^20, 2^20, 0]: 2^40 of them, fuzz54) */
   for (int64_t o = 0; o < outer; o++)
     for (int64_t i = 0; i < d0; i++)
       for (int64_t m = 0; m < mid; m++)

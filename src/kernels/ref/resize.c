@@ -117,6 +117,7 @@ static void pixel_u8(void *ctx, size_t o, const size_t p[4], const float w[4]) {
 
 void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                                   const float *in, float *out) {
+  if (tfcc_resize_empty(s)) return;
   if (!align_corners && !half_pixel && s->out_h == 2 * s->in_h && s->out_w == 2 * s->in_w) {
     bilinear_f32_2x2(s, in, out);
     return;
@@ -127,6 +128,7 @@ void tfcc_ref_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners
 
 void tfcc_ref_resize_bilinear_u8(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                                  const uint8_t *in, uint8_t *out) {
+  if (tfcc_resize_empty(s)) return;
   bilinear_ctx c = {in, out, (size_t)s->depth};
   bilinear_walk(s, align_corners, half_pixel, pixel_u8, &c);
 }
@@ -147,6 +149,7 @@ static void interp_i(int32_t value, int32_t scale_10, bool half_pixel, int32_t s
 #define TFCC_BILINEAR_INT(NAME, T) \
   void NAME(const tfcc_resize_shape *s, bool align_corners, bool half_pixel, const T *in, \
             T *out) { \
+    if (tfcc_resize_empty(s)) return; \
     int32_t hs = ((1 << 10) * s->in_h + s->out_h / 2) / s->out_h; \
     int32_t ws = ((1 << 10) * s->in_w + s->out_w / 2) / s->out_w; \
     if (align_corners && s->out_h > 1) \
@@ -202,6 +205,7 @@ static inline int32_t nn_coord(int32_t v, int32_t in, int32_t out, bool fixed, i
 
 void tfcc_ref_resize_nearest(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                              size_t es, const void *in, void *out) {
+  if (tfcc_resize_empty(s)) return;
   const size_t row = (size_t)s->depth * es;
   const uint8_t *src = (const uint8_t *)in;
   uint8_t *dst = (uint8_t *)out;

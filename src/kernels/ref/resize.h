@@ -19,6 +19,13 @@ typedef struct tfcc_resize_shape {
   int32_t batch, in_h, in_w, depth, out_h, out_w;
 } tfcc_resize_shape;
 
+/* An empty output (no batch, no channel or no output pixel): the kernels walk nothing. An
+ * image of 0 channels passes prepare at any output size (2^20 x 2^20 pixels of nothing), and
+ * the reference kernels walked its 2^40 empty pixels (fuzz54). */
+static inline bool tfcc_resize_empty(const tfcc_resize_shape *s) {
+  return s->batch <= 0 || s->depth <= 0 || s->out_h <= 0 || s->out_w <= 0;
+}
+
 /* reference_ops::ComputeInterpolationValues (float): source coordinate *scaled of output
  * position value, its floor and ceiling clamped to [0, size - 1]. */
 void tfcc_ref_resize_interp_f32(int32_t value, float scale, bool half_pixel, int32_t size,

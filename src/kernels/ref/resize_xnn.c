@@ -32,6 +32,7 @@ void tfcc_xnn_resize_axis(int32_t o, int32_t in, int32_t out, bool align, bool h
 
 void tfcc_xnn_resize_bilinear_f32(const tfcc_resize_shape *s, bool align_corners, bool half_pixel,
                                   const float *in, float *out) {
+  if (tfcc_resize_empty(s)) return;
   for (int32_t b = 0; b < s->batch; b++)
     for (int32_t oy = 0; oy < s->out_h; oy++) {
       int32_t y0, y1;
@@ -70,6 +71,7 @@ int32_t tfcc_xnn_ibilinear(int32_t tl, int32_t tr, int32_t bl, int32_t br, int32
 }
 
 #define XNN_RESIZE_BODY(T) \
+  if (tfcc_resize_empty(s)) return; \
   for (int32_t b = 0; b < s->batch; b++) \
     for (int32_t oy = 0; oy < s->out_h; oy++) { \
       int32_t y0, y1, wy; \
