@@ -137,6 +137,10 @@ struct tfcc_session {
  * a plan that fails there does not fail the load, and a session starts without one). */
 bool tfcc_subgraph_has_resizable_input(const tfcc_ir_subgraph *sg);
 
+/* The key of the first signature other than subgraph 0's whose subgraph (and those it calls) can
+ * run, or NULL: a model whose subgraph 0 cannot run loads when there is one (model.c bind_ops). */
+const char *tfcc_graph_other_runnable_signature(const tfcc_graph *g);
+
 /* Builds the model from a graph over data[0..size) (mapping: file mapping to unmap at release). */
 tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size, void *mapping,
                              size_t mapping_size, const tfcc_model_options *opts, tfcc_model **out,

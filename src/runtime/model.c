@@ -182,13 +182,13 @@ static tfcc_status note_unrunnable(tfcc_model *m, tfcc_err *err) {
   return st;
 }
 
-/* A signature other than subgraph 0's whose subgraph (and those it calls) can run. */
-static bool other_entry_runs(const tfcc_graph *g) {
+const char *tfcc_graph_other_runnable_signature(const tfcc_graph *g) {
   for (int32_t k = 0; k < g->n_signatures; k++) {
     const int32_t sgi = g->signatures[k].subgraph;
-    if (sgi > 0 && sgi < g->n_subgraphs && !g->subgraphs[sgi].unrunnable) return true;
+    if (sgi > 0 && sgi < g->n_subgraphs && !g->subgraphs[sgi].unrunnable)
+      return g->signatures[k].key;
   }
-  return false;
+  return NULL;
 }
 
 /* Binds each node of every subgraph to its operator and lists what is unsupported ("X at node
@@ -247,7 +247,7 @@ static tfcc_status bind_ops(tfcc_model *m, tfcc_err *err) {
   tfcc_status st = n_bad ? mark_unrunnable(&m->graph, err) : TFCC_OK;
   if (st == TFCC_OK && n_bad) st = note_unrunnable(m, err);
   if (st != TFCC_OK) return st;
-  const bool runs = !sg0->unrunnable || other_entry_runs(&m->graph);
+  const bool runs = !sg0->unrunnable || tfcc_graph_other_runnable_signature(&m->graph);
   if (n_bad && runs)
     tfcc_log(tfcc_model_env(m).log, TFCC_LOG_WARN, TFCC_TAG_MODEL_LOAD,
              "%s: subgraph 0 %s; sessions for a signature whose subgraph reaches these are "
@@ -471,7 +471,8 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   if (first && (st = tfcc_graph_check_calls(g, &m->n_resources, err)) != TFCC_OK) return st;
   /* bind: by operator code (first load), or node by node as the model's graph is bound */
   if ((st = first ? bind_ops(m, err) : tfcc_weights_bind_like(ref, g, err)) != TFCC_OK) return st;
-  if (first && g->subgraphs[0].unrunnable && !other_entry_runs(g)) /* allow_unsupported */
+  if (first && g->subgraphs[0].unrunnable &&
+      !tfcc_graph_other_runnable_signature(g)) /* allow_unsupported */
     return note_not_prepared(m, err);
   for (int32_t s = 0; !first && s < g->n_subgraphs; s++) /* new weights: the model's subgraphs */
     g->subgraphs[s].unrunnable = ref->subgraphs[s].unrunnable;

@@ -212,12 +212,7 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
    * prepared nothing, has no entry that can run: model.c bind_ops) */
   if (m->graph.subgraphs[subgraph].unrunnable) {
     if (subgraph == 0) { /* and the first signature that can run, when one can (model.c) */
-      const char *other = NULL;
-      for (int32_t k = 0; !other && k < m->graph.n_signatures; k++) {
-        const int32_t sgi = m->graph.signatures[k].subgraph;
-        if (sgi > 0 && sgi < m->graph.n_subgraphs && !m->graph.subgraphs[sgi].unrunnable)
-          other = m->graph.signatures[k].key;
-      }
+      const char *other = tfcc_graph_other_runnable_signature(&m->graph);
       char msg[1024];
       if (other)
         snprintf(msg, sizeof msg,
