@@ -1549,6 +1549,73 @@ static void dw_case(int H, int W, int C, int kh, int kw, int stride, int pad, in
   dw_case_m(H, W, C, 1, kh, kw, stride, pad, dil, per_channel, with_bias);
 }
 
+/* qd8 rows (hybrid55): the AVX-512 element narrows with saturation instead of clamping in
+ * float, for rows whose max(|lo|, |hi|) * inv is at most 2^30; the others keep the clamps.
+ * Rows on both sides of that guard, each variant against tfcc_hyb_quantize row by row, at
+ * off 0 and 128: ordinary rows of many lengths and block fills, values on half steps of the
+ * scale (ties), a denormal range (inv = +inf: x * inv = +inf, which converts to INT32_MIN
+ * where the clamp gives 127), infinities (inv = 0), a range overflowing to +inf, NaN hidden
+ * from the min/max trees, all zeros. */
+static void test_qd8_rows_sat(void) {
+  const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
+  (void)best;
+  tfcc_hyb_qd8_rows_fn qd8s[3] = {tfcc_hyb_qd8_rows_scalar, NULL, NULL};
+#if defined(__x86_64__) || defined(__i386__)
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX2, best)) qd8s[1] = tfcc_hyb_qd8_rows_avx2;
+  if (tfcc_isa_level_fits(TFCC_ISA_AVX512, best)) qd8s[2] = tfcc_hyb_qd8_rows_avx512;
+#endif
+  enum { MAXN = 40 * 100 };
+  static float x[MAXN];
+  static int8_t q0[100], q1[MAXN];
+  static float s1[40];
+  static int32_t z1[40];
+  static const size_t lens[] = {16, 17, 24, 31, 32, 48, 96, 100};
+  static const size_t nrows[] = {1, 5, 16, 17, 40};
+  uint32_t seed = 12345u;
+  for (int v = 0; v < 3; v++) {
+    if (!qd8s[v]) continue;
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++)
+      for (size_t ri = 0; ri < sizeof nrows / sizeof nrows[0]; ri++) {
+        const size_t len = lens[li], rows = nrows[ri];
+        for (size_t r = 0; r < rows; r++) {
+          float *xr = x + r * len;
+          const int kind = (int)((r + li) % 9);
+          for (size_t i = 0; i < len; i++) {
+            seed = seed * 1664525u + 1013904223u;
+            const float u = (float)(seed >> 8) / 16777216.0f; /* [0, 1) */
+            switch (kind) {
+              case 0: xr[i] = (u - 0.3f) * 7.0f; break;
+              case 1: xr[i] = u * 6.0f; break;                                /* one sign */
+              case 2: xr[i] = (float)((int)(u * 511.0f) - 255) * 0.5f; break; /* ties */
+              case 3: xr[i] = i % 2 ? 1e-45f : 0.0f; break;                   /* denormal range */
+              case 4: xr[i] = i == len / 2 ? INFINITY : u; break;
+              case 5: xr[i] = i % 3 == 0 ? -3e38f : i % 3 == 1 ? 3e38f : u; break; /* range inf */
+              case 6: xr[i] = i == len - 1 ? NAN : u - 0.5f; break;                /* NaN last */
+              case 7: xr[i] = 0.0f; break;
+              default: xr[i] = i == 0 ? -INFINITY : -u; break;
+            }
+          }
+        }
+        for (int off = 0; off <= 128; off += 128) {
+          memset(q1, 0x55, rows * len);
+          qd8s[v](x, len, rows, q1, s1, z1, off);
+          int bad = 0;
+          for (size_t r = 0; r < rows; r++) {
+            float s0;
+            int32_t z0;
+            tfcc_hyb_quantize(TFCC_HYB_QD8, x + r * len, len, q0, &s0, &z0, NULL, NULL);
+            int b = memcmp(&s0, &s1[r], sizeof s0) != 0 || z0 + off != z1[r];
+            for (size_t i = 0; i < len; i++)
+              b |= (uint8_t)q1[r * len + i] != (uint8_t)((uint8_t)q0[i] ^ (off ? 0x80u : 0u));
+            bad += b;
+          }
+          CHECKF(bad == 0, "qd8 rows %d len %zu rows %zu off %d: %d rows differ", v, len, rows, off,
+                 bad);
+        }
+      }
+  }
+}
+
 static void test_dwconv(void) {
   dw_case(9, 7, 5, 3, 3, 1, 1, 1, true, true);     /* channels < 16 */
   dw_case(8, 8, 16, 3, 3, 2, 1, 1, false, true);   /* one block of 16, per-tensor */
@@ -2503,6 +2570,7 @@ int main(void) {
   test_stream();
   test_wsumf_extremes();
   test_vector_quantizers();
+  test_qd8_rows_sat();
   test_dwconv();
   test_tflite_f32();
   test_xnn_log();
