@@ -453,12 +453,13 @@ static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, uint8_t *q, 
 /* The same element with the float clamps replaced by saturating narrowing (hybrid55): r =
  * rint(x * inv) in one conversion, then sat8(sat16(sat16(r) + z)), xor 0x80 for off 128.
  * Equal bytes: the bounds -128 - z and 127 - z are integers, so rint(clamp(f)) + z =
- * clamp(rint(f) + z, -128, 127), and the two int16 saturations never bind before the int8 one
- * (z in [-128, 127]); NaN converts to INT32_MIN and lands on -128 as the clamp's lower bound
- * does. Only f >= 2^31 (+inf included) would convert to INT32_MIN where the clamp gives 127:
- * the caller takes this element only for rows whose max(|lo|, |hi|) * inv is at most 2^30
- * (a NaN hidden from the min/max trees gives NaN, handled above; any other value of the row
- * lies in [lo, hi]). 4 vector instructions on 16 values instead of 6. */
+ * clamp(rint(f) + z, -128, 127), and the two int16 saturations bind only where the int8 one
+ * gives the same bound (z in [-128, 127]); NaN converts to INT32_MIN and lands on -128 as the
+ * clamp's lower bound does. Only f >= 2^31 (+inf included) would convert to INT32_MIN where the
+ * clamp gives 127: the caller takes this element only for rows whose max(|lo|, |hi|) * inv is
+ * at most 2^30 (a NaN hidden from the min/max trees gives NaN, handled above; any other value of
+ * the row lies in [lo, hi]). 3 operations on 512-bit sources per 16 values instead of 6 (the
+ * add and the narrowing to bytes on 256 bits, the xor on 128). */
 static inline void ho_qd8_vec_sat_avx512(const float *x, uint8_t *q, __m512 vinv, __m256i vz,
                                          __m128i vxor) {
   const __m512i r = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(x), vinv));
