@@ -599,7 +599,13 @@ int cmd_inspect(int argc, char **argv) {
   fo.allow_unsupported = 1;
   fo.disabled_passes = TFCC_PASS_ALL;
   char why[1024];
-  if (cli_load_model(rt, path, &fo, &file, why, sizeof why) != TFCC_OK) file = m;
+  /* quiet: its KERNEL_FALLBACK lines would name kernels of a graph that never runs (a float16
+   * or sparse filter is a constant only after fold_constants, so every such CONV_2D would read
+   * "reference kernel, filter or bias is not constant"); the plan's load above said its own */
+  cli_log_quiet(1);
+  tfcc_status fst = cli_load_model(rt, path, &fo, &file, why, sizeof why);
+  cli_log_quiet(0);
+  if (fst != TFCC_OK) file = m;
   op_group *groups = NULL, *plan = NULL;
   int64_t total = 0, plan_total = 0;
   int n_file_ops = 0, n_plan_ops = 0;

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,13 +66,20 @@ int cli_error(const char *cmd, int code, const char *fmt, ...) {
   return code;
 }
 
+/* cli_log_quiet's switch (cli.h) */
+static atomic_int g_log_quiet;
+
+void cli_log_quiet(int quiet) { atomic_store(&g_log_quiet, quiet); }
+
 /* Library log lines on stderr: warnings always (a weights cache that cannot be written or was
  * refused and rebuilt, a fallback: what a user must know to get what they asked for); the
  * others only with TFCC_LOG set in the environment (an error line repeats what the failed call
- * returns, which the command prints as its one "tfcc <cmd>: error: ..." line). */
+ * returns, which the command prints as its one "tfcc <cmd>: error: ..." line); none but errors
+ * while cli_log_quiet(1). */
 static void log_filter(void *user, tfcc_log_level level, const char *tag, const char *message) {
   (void)user;
   const char *env = getenv("TFCC_LOG");
+  if (atomic_load(&g_log_quiet) && level != TFCC_LOG_ERROR) return;
   if (level != TFCC_LOG_WARN && (!env || !env[0])) return;
   static const char *const names[] = {"error", "warning", "info", "debug"};
   fprintf(stderr, "tfcc %s [%s] %s\n", (unsigned)level < 4 ? names[level] : "log", tag ? tag : "",

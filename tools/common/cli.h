@@ -19,6 +19,10 @@ int cli_error(const char *cmd, int code, const char *fmt, ...)
 /* Runtime options as every subcommand uses them: threads (0 = all CPUs), library log lines
  * dropped unless TFCC_LOG is set. */
 void cli_runtime_defaults(tfcc_runtime_options *ro, int threads);
+/* 1: the runtimes cli_runtime_defaults set up drop their warning and info lines (errors stay)
+ * until cli_log_quiet(0): for a load whose warnings describe no run (tfcc inspect's pass-free
+ * load of the file's own operators). */
+void cli_log_quiet(int quiet);
 /* --device cpu | cuda | cuda:N for the runtimes cli_runtime_defaults sets up; -1 and err. */
 int cli_parse_device(const char *v, char *err, size_t n);
 
