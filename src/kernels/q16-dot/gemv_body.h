@@ -7,11 +7,14 @@
  *   q16d_sum(v)         the lanes' sum in int64
  * A lane takes two products (each at most 2^22 in size) a step, at most Q16D_STEPS steps (2^31 -
  * 2^23 at most) before its sums go into int64: every sum is exact, so it is the reference's.
- * Four units share each load of x; the last K % Q16D_N elements are read through zero-padded
- * copies (nothing is read past a row). */
-#include <string.h>
-
+ * Four units share each load of x; the last K % Q16D_N elements: q16d_dot_n (AVX-512: masked
+ * loads; else a plain loop), nothing read past a row. */
 #include "kernels/q16-dot/dot.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+/* as in q16-gemm's gemm_body.h: GCC's out-of-SSA coalescing copies every sum a step otherwise */
+#pragma GCC optimize("no-tree-coalesce-vars")
+#endif
 
 #define Q16D_STEPS 255
 
@@ -38,33 +41,30 @@ static inline __attribute__((always_inline)) int64_t q16d_run1(const int16_t *x,
   return q16d_sum(s);
 }
 
+#ifndef Q16D_HAS_DOT_N
+/* The dot product of the first n < Q16D_N elements. */
+static inline int64_t q16d_dot_n(const int16_t *x, const int8_t *w, size_t n) {
+  int64_t s = 0;
+  for (size_t i = 0; i < n; i++) s += (int32_t)x[i] * w[i];
+  return s;
+}
+#endif
+
 void TFCC_Q16_GEMV_FN(const int16_t *x, const int8_t *w, size_t K, size_t units, size_t w_stride,
                       int64_t *acc) {
   const size_t kv = K - K % Q16D_N, tail = K - kv, block = (size_t)Q16D_STEPS * Q16D_N;
-  int16_t xt[Q16D_N]; /* x's tail, zero-padded */
-  memset(xt, 0, sizeof xt);
-  if (tail) memcpy(xt, x + kv, tail * sizeof(int16_t));
-  const q16dx xtv = q16d_ldx(xt);
-  int8_t wt[Q16D_N];
-  memset(wt, 0, sizeof wt);
   size_t u = 0;
   for (; u + 4 <= units; u += 4) {
     const int8_t *wu = w + u * w_stride;
     for (size_t k0 = 0; k0 < kv; k0 += block)
       q16d_run4(x, wu, w_stride, k0, kv - k0 < block ? kv : k0 + block, acc + u);
     if (tail)
-      for (int i = 0; i < 4; i++) {
-        memcpy(wt, wu + (size_t)i * w_stride + kv, tail);
-        acc[u + (size_t)i] += q16d_sum(q16d_madd(q16d_zero(), xtv, q16d_ldw(wt)));
-      }
+      for (size_t i = 0; i < 4; i++) acc[u + i] += q16d_dot_n(x + kv, wu + i * w_stride + kv, tail);
   }
   for (; u < units; u++) {
     const int8_t *wu = w + u * w_stride;
     for (size_t k0 = 0; k0 < kv; k0 += block)
       acc[u] += q16d_run1(x, wu, k0, kv - k0 < block ? kv : k0 + block);
-    if (tail) {
-      memcpy(wt, wu + kv, tail);
-      acc[u] += q16d_sum(q16d_madd(q16d_zero(), xtv, q16d_ldw(wt)));
-    }
+    if (tail) acc[u] += q16d_dot_n(x + kv, wu + kv, tail);
   }
 }

@@ -22,5 +22,13 @@ static inline int64_t q16d_sum(q16dv v) {
                                      _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1)));
   return _mm512_reduce_add_epi64(s);
 }
+/* The dot product of the first n < Q16D_N elements (masked loads: nothing read past them). */
+#define Q16D_HAS_DOT_N 1
+static inline int64_t q16d_dot_n(const int16_t *x, const int8_t *w, size_t n) {
+  const __mmask32 m = (__mmask32)((1u << n) - 1u);
+  const __m512i xv = _mm512_maskz_loadu_epi16(m, (const void *)x);
+  const __m512i wv = _mm512_cvtepi8_epi16(_mm256_maskz_loadu_epi8(m, (const void *)w));
+  return q16d_sum(_mm512_madd_epi16(xv, wv));
+}
 
 #endif
