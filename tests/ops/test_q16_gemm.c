@@ -192,6 +192,8 @@ static const conv_spec specs[] = {
     {1, 6, 5, 3, 300, 3, 3, 1, 1, 1, 1, 1, 1},   /* a shallow input, more than 8 panels */
     {1, 20, 30, 24, 40, 1, 1, 1, 1, 0, 0, 1, 1}, /* 600 pixels: several blocks of tiles */
     {2, 15, 17, 20, 50, 3, 3, 1, 1, 1, 1, 1, 1}, /* 510 pixels of 9 taps: blocks, padding */
+    {1, 9, 10, 4, 12, 3, 3, 1, 1, 2, 1, 2, 1}, /* shallow, row dilation: filter rows copied whole */
+    {1, 8, 9, 5, 9, 3, 3, 2, 1, 1, 2, 1, 2},   /* shallow, column dilation: tap by tap */
     {1, 3, 4, 510, 33, 1, 1, 1, 1, 0, 0, 1, 1},  /* 255 pairs: a lane's limit, then the flush */
     {1, 2, 5, 1021, 40, 1, 1, 1, 1, 0, 0, 1, 1}, /* four flushes, the last after the odd one */
     {1, 5, 5, 170, 20, 3, 3, 1, 1, 1, 1, 1, 1},  /* 85 pairs a tap: flushes inside taps */

@@ -250,8 +250,17 @@ static void q16_tile_im2col(const tfcc_conv_geom *g, const int16_t *in, size_t m
     int32_t iy0, ix0;
     q16_pixel_origin(g, m + (size_t)i < mend ? m + (size_t)i : mend - 1, &b, &iy0, &ix0);
     int16_t *row = rows + (size_t)i * row_elems;
+    /* a filter row inside the image (no column dilation): its taps are one run of the input */
+    const bool inside_w = g->dil_w == 1 && ix0 >= 0 && ix0 + g->filter_w <= g->in_w;
+    const size_t span = (size_t)g->filter_w * C;
     for (int32_t fy = 0; fy < g->filter_h; fy++) {
       const int32_t iy = iy0 + g->dil_h * fy;
+      if (inside_w && iy >= 0 && iy < g->in_h) {
+        memcpy(row, in + ((b * (size_t)g->in_h + (size_t)iy) * (size_t)g->in_w + (size_t)ix0) * C,
+               span * sizeof(int16_t));
+        row += span;
+        continue;
+      }
       for (int32_t fx = 0; fx < g->filter_w; fx++, row += C) {
         const int32_t ix = ix0 + g->dil_w * fx;
         if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w)
