@@ -25,12 +25,18 @@
 #define Q16_NR (Q16_NRV * Q16V_N)
 #define Q16_UNROLL _Pragma("GCC unroll 16")
 
-static inline __attribute__((always_inline)) void q16_flush(q16v c[Q16_MR][Q16_NRV], int64_t *acc) {
+/* The tile's int32 sums into acc (stored by the first flush, added by the later ones), then
+ * zero. */
+static inline __attribute__((always_inline)) void q16_flush(q16v c[Q16_MR][Q16_NRV], int64_t *acc,
+                                                            bool add) {
   Q16_UNROLL for (int m = 0; m < Q16_MR; m++) Q16_UNROLL for (int v = 0; v < Q16_NRV; v++) {
     int32_t t[Q16V_N];
     q16v_st(t, c[m][v]);
     int64_t *s = acc + m * Q16_NR + v * Q16V_N;
-    for (int i = 0; i < Q16V_N; i++) s[i] += t[i];
+    if (add)
+      for (int i = 0; i < Q16V_N; i++) s[i] += t[i];
+    else
+      for (int i = 0; i < Q16V_N; i++) s[i] = t[i];
     c[m][v] = q16v_zero();
   }
 }
@@ -52,7 +58,7 @@ void TFCC_Q16_GEMM_FN(size_t ks, size_t kc, const int16_t *const *a, const int16
   q16v c[Q16_MR][Q16_NRV];
   Q16_UNROLL for (int m = 0; m < Q16_MR; m++) Q16_UNROLL for (int v = 0; v < Q16_NRV; v++) c[m][v] =
       q16v_zero();
-  for (int i = 0; i < Q16_MR * Q16_NR; i++) acc[i] = 0;
+  bool flushed = false; /* acc holds sums */
   const size_t full = kc / 2;
   size_t left = TFCC_Q16_GEMM_FLUSH;
   for (size_t t = 0; t < ks; t++, a += Q16_MR) {
@@ -69,19 +75,19 @@ void TFCC_Q16_GEMM_FN(size_t ks, size_t kc, const int16_t *const *a, const int16
         Q16_UNROLL for (int m = 0; m < Q16_MR; m++) x[m] += 2;
       } while (x[0] != e);
       if (!left) {
-        q16_flush(c, acc);
-        left = TFCC_Q16_GEMM_FLUSH;
+        q16_flush(c, acc, flushed);
+        flushed = true, left = TFCC_Q16_GEMM_FLUSH;
       }
     }
     if (kc & 1) {
       Q16_STEP(q16x_one(x[m]));
       if (--left == 0) {
-        q16_flush(c, acc);
-        left = TFCC_Q16_GEMM_FLUSH;
+        q16_flush(c, acc, flushed);
+        flushed = true, left = TFCC_Q16_GEMM_FLUSH;
       }
     }
   }
-  q16_flush(c, acc);
+  q16_flush(c, acc, flushed);
 }
 
 /* d[i] = s[i] for i < n: the int8 pairs of a packed panel as the micro-kernel reads them (a loop
