@@ -20,6 +20,7 @@
 #include "ops/fc_blockwise.h"
 #include "kernels/tflite-f32/tflite_f32.h"
 #include "ops/hybrid.h"
+#include "ops/pack_once.h"
 #include "ops/packed_layouts.h"
 #include "ops/q8_fast.h"
 #include "base/threadpool.h"
@@ -45,11 +46,15 @@ typedef struct fc_params {
   /* int16 input (ops): the effective scales input * weight / output in double, [q.n_mult], which
    * current TFLite's int16 kernel rescales with (FULLY_CONNECTED v13, int16 x int4) */
   double *real16;
-  /* int16 input, constant int8 weights, more than one batch at init: the weights packed for the
-   * q16-gemm kernel q16_k (made from q16_src), which runs the evals of more than one batch */
+  /* int16 input, constant int8 weights, weight offset 0 (q16_k set at init): the weights packed
+   * for the q16-gemm kernel q16_k (made from q16_src), which runs the evals of more than one
+   * batch; packed once (q16_once) at init where the stored input has more than one batch, else
+   * at the first prepare that sees more than one (a resize), never during a run */
   int8_t *q16_w;
   const tfcc_q16_gemm_kernel *q16_k;
   const void *q16_src;
+  int32_t q16_units, q16_accum;
+  tfcc_pack_once q16_once;
   /* float32 with run-time weights in TFLITE mode of a hybrid model: LiteRT runs TFLite's builtin
    * kernel (Eigen's GEBP order, tfcc_fc_f32_eigen) as the XNNPACK delegate leaves the node */
   bool eigen_f32;
@@ -83,6 +88,7 @@ static void fc_release(void *p) {
   tfcc_fc_blockwise_free(fp->bw);
   free(fp->real16);
   tfcc_wmem_free(fp->q16_w);
+  tfcc_pack_once_destroy(&fp->q16_once);
   tfcc_wmem_free(fp->xnn_own);
   tfcc_packed_layout_free(&fp->xnn_tail);
   tfcc_packed_layout_free(&fp->eigen_wp);
@@ -113,8 +119,19 @@ static tfcc_status fc_real16_init(const tfcc_init_ctx *ctx, const tfcc_ir_tensor
   return TFCC_OK;
 }
 
-/* int16 input with constant int8 weights [units][accum] and weight offset 0 whose input has more
- * than one batch at init: the packing for q16-gemm (batch-1 models keep q16-dot, no copy). */
+/* The q16-gemm packing of the weights at q16_src, once for every session (tfcc_pack_once: the
+ * first caller packs, under its mutex; out of memory leaves q16-dot). */
+static void fc_q16_pack(fc_params *p) {
+  if (!p->q16_k || !tfcc_pack_once_begin(&p->q16_once)) return;
+  const size_t bytes = tfcc_q16_gemm_packed_bytes(p->q16_k, p->q16_units, 1, p->q16_accum);
+  p->q16_w = bytes ? tfcc_wmem_alloc(bytes) : NULL;
+  if (p->q16_w) tfcc_q16_gemm_pack(p->q16_k, p->q16_units, 1, p->q16_accum, p->q16_src, p->q16_w);
+  tfcc_pack_once_end(&p->q16_once, p->q16_src, p->q16_w != NULL);
+}
+
+/* int16 input with constant int8 weights [units][accum] and weight offset 0: q16-gemm runs its
+ * evals of more than one batch, packed here where the stored input has more than one batch,
+ * else at the first prepare with more (fc_prepare: batch-1 models keep q16-dot, no copy). */
 static void fc_q16_init(const tfcc_init_ctx *ctx, fc_params *p) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *w = tfcc_conv_ir_input(ctx, 1);
   if (!in || !w || in->dtype != TFCC_INT16 || w->dtype != TFCC_INT8 || !w->data || w->rank != 2 ||
@@ -122,15 +139,15 @@ static void fc_q16_init(const tfcc_init_ctx *ctx, fc_params *p) {
     return;
   const int32_t units = w->dims[0], accum = w->dims[1];
   if (units <= 0 || accum <= 0 || w->data_bytes < (size_t)units * (size_t)accum) return;
-  int64_t n = 1;
-  for (int i = 0; i < in->rank; i++) n *= in->dims[i] > 0 ? in->dims[i] : 1;
-  if (n / accum <= 1) return;
   const tfcc_q16_gemm_kernel *k = ctx->ks ? ctx->ks->q16_gemm : tfcc_q16_gemm_select(ctx->isa);
-  const size_t bytes = k ? tfcc_q16_gemm_packed_bytes(k, units, 1, accum) : 0;
-  if (!bytes || (p->q16_w = tfcc_wmem_alloc(bytes)) == NULL) return;
-  tfcc_q16_gemm_pack(k, units, 1, accum, w->data, p->q16_w);
+  if (!k || !tfcc_q16_gemm_packed_bytes(k, units, 1, accum)) return;
+  tfcc_pack_once_init(&p->q16_once);
   p->q16_k = k;
   p->q16_src = w->data;
+  p->q16_units = units, p->q16_accum = accum;
+  int64_t n = 1;
+  for (int i = 0; i < in->rank; i++) n *= in->dims[i] > 0 ? in->dims[i] : 1;
+  if (n / accum > 1) fc_q16_pack(p);
 }
 
 /* Tiny int8/uint8 layers: everything the q8-fc-small kernel needs, computed once here
@@ -165,8 +182,9 @@ static bool fc_q16_takes(const tfcc_op_ctx *ctx, const tfcc_conv_requant *r) {
 static bool fc_q16_gemm_takes(const tfcc_op_ctx *ctx, const tfcc_fc_dims *d,
                               const tfcc_conv_requant *r) {
   const fc_params *p = ctx->params;
-  return p->q16_w && d->batches > 1 && ctx->in[0]->dtype == TFCC_INT16 &&
-         ctx->in[1]->data == p->q16_src && tfcc_q16_gemm_fc_fits(r) && ctx->scratch &&
+  return p->q16_k && d->batches > 1 && ctx->in[0]->dtype == TFCC_INT16 &&
+         tfcc_pack_once_ready(&p->q16_once, ctx->in[1]->data) && tfcc_q16_gemm_fc_fits(r) &&
+         ctx->scratch &&
          ctx->scratch_bytes >= tfcc_q16_gemm_fc_scratch(d->batches, d->units, d->accum,
                                                         tfcc_threadpool_size(ctx->pool));
 }
@@ -434,9 +452,15 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
   if ((ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) &&
       !fc_small_takes(p, ctx->in[0], ctx->in[1], d.batches))
     fc_q8_prepare(ctx, &d);
-  if (p->q16_w && ctx->in[0]->dtype == TFCC_INT16 && d.batches > 1)
-    ctx->scratch_bytes =
-        tfcc_q16_gemm_fc_scratch(d.batches, d.units, d.accum, tfcc_threadpool_size(ctx->pool));
+  if (p->q16_k && ctx->in[0]->dtype == TFCC_INT16 && d.batches > 1 &&
+      ctx->in[1]->data == p->q16_src) {
+    /* q16gemm55: packed at the first prepare with more than one batch (a resize), never during
+       a run (run_time: a dynamic node's prepare inside the run stays on q16-dot) */
+    if (!ctx->run_time) fc_q16_pack((fc_params *)ctx->params);
+    if (tfcc_pack_once_ready(&p->q16_once, p->q16_src))
+      ctx->scratch_bytes =
+          tfcc_q16_gemm_fc_scratch(d.batches, d.units, d.accum, tfcc_threadpool_size(ctx->pool));
+  }
   return tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
 }
 

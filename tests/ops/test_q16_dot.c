@@ -1,7 +1,7 @@
 /* int16 x int8 dot products (q16-dot): every variant this CPU can run against a plain int64
- * loop (depths 0..4099 around the vector widths and the int32 block, unit counts around 4,
- * weight offsets of an int8 zero point, the extreme values in whole blocks, sums added onto
- * acc); then the 16x8 CONV_2D and FULLY_CONNECTED drivers against the reference kernels
+ * loop (depths 0..16350 around the vector widths and the int32 blocks of the dot and the GEMV
+ * (255 steps of 8, 16 or 32), unit counts around 4, weight offsets of an int8 zero point, the
+ * extreme values in whole blocks, sums added onto acc; the GEMV at offset 0); then the 16x8 CONV_2D and FULLY_CONNECTED drivers against the reference kernels
  * (kernels/ref: tfcc_conv_i16, tfcc_fc_i16), bit for bit, with int64, int32 and no bias,
  * per-tensor and per-channel multipliers, FULLY_CONNECTED's double rescale, padding, strides,
  * dilation and more than 256 output channels. */
@@ -19,10 +19,11 @@ static uint32_t urand(void) {
   return rng >> 8;
 }
 
-/* values: 0 random, 1 the extremes (x = -32768, w + fo as far from 0 as the offset allows) */
+/* values: 0 random, 1 the extremes (x = -32768, w + fo as far from 0 as the offset allows),
+ * 2 the largest positive product (x = -32768, w = -128) */
 static void fill(int16_t *x, int8_t *w, size_t nx, size_t nw, int32_t fo, int mode) {
   for (size_t i = 0; i < nx; i++) x[i] = mode ? (int16_t)-32768 : (int16_t)(urand() & 0xffff);
-  const int8_t far = fo >= 0 ? 127 : -128;
+  const int8_t far = mode == 2 ? -128 : fo >= 0 ? 127 : -128;
   for (size_t i = 0; i < nw; i++) w[i] = mode ? far : (int8_t)(urand() & 0xff);
 }
 
@@ -46,6 +47,14 @@ static void dot_case(const tfcc_q16_dot_kernel *k, size_t K, size_t units, int32
   for (size_t u = 0; u < units; u++) bad += got[u] != want[u];
   CHECKF(bad == 0 && got[units] == 0x5a5a, "%s K %zu units %zu fo %d mode %d: %d wrong", k->name, K,
          units, (int)fo, mode, bad);
+  if (fo == 0) { /* the GEMV (offset 0) */
+    for (size_t u = 0; u < units; u++) got[u] = (int64_t)u * 1000003 - 77;
+    k->gemv(x, w, K, units, stride, got);
+    bad = 0;
+    for (size_t u = 0; u < units; u++) bad += got[u] != want[u];
+    CHECKF(bad == 0 && got[units] == 0x5a5a, "%s gemv K %zu units %zu mode %d: %d wrong", k->name,
+           K, units, mode, bad);
+  }
   free(x), free(w), free(got), free(want);
 }
 
@@ -136,8 +145,9 @@ static void fc_case(const tfcc_q16_dot_kernel *k, int batches, int accum, int un
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) CHECK(tfcc_q16_dot_select((tfcc_isa)isa) != NULL);
-  static const size_t depths[] = {0,  1,  2,   3,   7,   8,   15,  16,  17,  31,  32,  33,   63,
-                                  64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1000, 4099};
+  static const size_t depths[] = {0,   1,   2,    3,    7,    8,    15,   16,   17,   31,   32,
+                                  33,  63,  64,   65,   127,  128,  129,  255,  256,  257,  511,
+                                  512, 513, 1000, 2040, 2041, 4080, 4099, 8160, 8161, 8191, 16350};
   static const int32_t offsets[] = {0, 128, -127, 5};
   int tested = 0;
   for (int ki = 0; ki < tfcc_q16_dot_kernel_count(); ki++) {
@@ -149,7 +159,7 @@ int main(void) {
     for (size_t di = 0; di < sizeof depths / sizeof depths[0]; di++)
       for (size_t units = 1; units <= 9; units++)
         for (size_t oi = 0; oi < sizeof offsets / sizeof offsets[0]; oi++)
-          for (int mode = 0; mode < 2; mode++) dot_case(k, depths[di], units, offsets[oi], mode);
+          for (int mode = 0; mode < 3; mode++) dot_case(k, depths[di], units, offsets[oi], mode);
     conv_case(k, 1, 1, 512, 256, 1, 1, 1, 0, 1, 0); /* a 1x1 layer of a 16x8 model */
     conv_case(k, 7, 9, 3, 5, 3, 3, 1, 1, 1, 1);     /* 3 channels, padding, int32 bias */
     conv_case(k, 10, 8, 33, 19, 3, 3, 2, 1, 1, 2);  /* stride 2, no bias, ReLU */

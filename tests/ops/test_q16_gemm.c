@@ -179,8 +179,8 @@ static const conv_spec specs[] = {
     {2, 5, 7, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1},     /* one channel in and out */
     {1, 6, 5, 17, 33, 1, 1, 1, 1, 0, 0, 1, 1},   /* odd depth, channels past a tile */
     {1, 9, 11, 64, 40, 1, 1, 2, 2, 0, 0, 1, 1},  /* 1x1 stride 2 */
-    {1, 4, 5, 300, 37, 1, 1, 1, 1, 0, 0, 1, 1},  /* depth 300: a flush inside the tap */
-    {1, 3, 4, 777, 9, 1, 1, 1, 1, 0, 0, 1, 1},   /* odd depth past three flushes */
+    {1, 4, 5, 300, 37, 1, 1, 1, 1, 0, 0, 1, 1},  /* depth 300 (150 pairs) */
+    {1, 3, 4, 777, 9, 1, 1, 1, 1, 0, 0, 1, 1},   /* odd depth: a flush inside the tap */
     {2, 7, 9, 3, 5, 3, 3, 1, 1, 1, 1, 1, 1},     /* 3 channels, padding */
     {1, 10, 8, 33, 19, 3, 3, 2, 2, 1, 1, 1, 1},  /* stride 2 */
     {1, 9, 9, 17, 70, 3, 3, 1, 1, 2, 2, 2, 2},   /* dilation */
@@ -192,6 +192,11 @@ static const conv_spec specs[] = {
     {1, 6, 5, 3, 300, 3, 3, 1, 1, 1, 1, 1, 1},   /* a shallow input, more than 8 panels */
     {1, 20, 30, 24, 40, 1, 1, 1, 1, 0, 0, 1, 1}, /* 600 pixels: several blocks of tiles */
     {2, 15, 17, 20, 50, 3, 3, 1, 1, 1, 1, 1, 1}, /* 510 pixels of 9 taps: blocks, padding */
+    {1, 9, 10, 4, 12, 3, 3, 1, 1, 2, 1, 2, 1}, /* shallow, row dilation: filter rows copied whole */
+    {1, 8, 9, 5, 9, 3, 3, 2, 1, 1, 2, 1, 2},   /* shallow, column dilation: tap by tap */
+    {1, 3, 4, 510, 33, 1, 1, 1, 1, 0, 0, 1, 1},  /* 255 pairs: a lane's limit, then the flush */
+    {1, 2, 5, 1021, 40, 1, 1, 1, 1, 0, 0, 1, 1}, /* four flushes, the last after the odd one */
+    {1, 5, 5, 170, 20, 3, 3, 1, 1, 1, 1, 1, 1},  /* 85 pairs a tap: flushes inside taps */
 };
 
 int main(void) {
@@ -224,6 +229,8 @@ int main(void) {
       conv_case(k, NULL, &specs[5], mode, 2, false, 0, 2);
       conv_case(k, pool3, &specs[9], mode, 1, true, 0, 2);
       conv_case(k, NULL, &specs[11], mode, 0, true, 1, 0);
+      for (size_t si = ns - 3; si < ns; si++) /* the flush limit (TFCC_Q16_GEMM_FLUSH) */
+        conv_case(k, si % 2 ? pool3 : NULL, &specs[si], mode, (int)si % 3, true, 0, 0);
     }
     /* FULLY_CONNECTED batches: every requantization mode, odd sizes, 1 and 3 threads */
     static const int fcs[][3] = {{2, 1, 1},     {3, 33, 17},  {8, 64, 300},

@@ -6,7 +6,11 @@
 #include "kernels/ref/conv_acc.h"
 #include "kernels/ref/conv_walk.h"
 
-TFCC_KERNEL_FAMILY(TFCC_KERNEL_ROWS, "q16-dot", tfcc_q16_dot)
+#define Q16_DOT_ROW(name, fn, sfx, level) \
+  { name "-" #sfx, level, fn##_##sfx, tfcc_q16_gemv_##sfx }
+static const tfcc_q16_dot_kernel kernels[] = {
+    TFCC_KERNEL_ROWS(Q16_DOT_ROW, "q16-dot", tfcc_q16_dot)};
+TFCC_DISPATCH_TABLE_FNS(tfcc_q16_dot, tfcc_q16_dot_kernel)
 
 /* Output channels per pass (the int64 sums on the stack). */
 enum { Q16_OC_CHUNK = 256 };
@@ -46,7 +50,10 @@ void tfcc_q16_fc(const tfcc_q16_dot_kernel *k, const tfcc_fc_dims *d, const tfcc
     for (int32_t u0 = 0; u0 < d->units; u0 += Q16_OC_CHUNK) {
       const int32_t nu = d->units - u0 < Q16_OC_CHUNK ? d->units - u0 : Q16_OC_CHUNK;
       for (int32_t j = 0; j < nu; j++) acc[j] = 0;
-      k->fn(in + (size_t)b * K, w + (size_t)u0 * K, K, (size_t)nu, K, q->filter_offset, acc);
+      if (q->filter_offset == 0)
+        k->gemv(in + (size_t)b * K, w + (size_t)u0 * K, K, (size_t)nu, K, acc);
+      else
+        k->fn(in + (size_t)b * K, w + (size_t)u0 * K, K, (size_t)nu, K, q->filter_offset, acc);
       for (int32_t j = 0; j < nu; j++)
         out[(size_t)b * d->units + (size_t)(u0 + j)] =
             tfcc_fc_i16_out(acc[j], u0 + j, q, bias64, bias32, real);

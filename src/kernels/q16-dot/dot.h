@@ -26,22 +26,31 @@
 typedef void (*tfcc_q16_dot_fn)(const int16_t *x, const int8_t *w, size_t K, size_t units,
                                 size_t w_stride, int32_t fo, int64_t *acc);
 
+/* q16gemm55: the same sums for filter offset 0 (the 16x8 FULLY_CONNECTED's) on hand-written
+ * vectors (gemv_body.h: x loaded once for four units, each lane's pairs multiply-added, no
+ * offset add): acc[u] += sum over k < K of x[k] * w[u * w_stride + k], in int64. */
+typedef void (*tfcc_q16_gemv_fn)(const int16_t *x, const int8_t *w, size_t K, size_t units,
+                                 size_t w_stride, int64_t *acc);
+
 typedef struct tfcc_q16_dot_kernel {
   const char *name;
   tfcc_isa isa;
   tfcc_q16_dot_fn fn;
+  tfcc_q16_gemv_fn gemv;
 } tfcc_q16_dot_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_q16_dot, tfcc_q16_dot_kernel);
 
-#define TFCC_Q16_DOT_DECL(name) \
-  void name(const int16_t *x, const int8_t *w, size_t K, size_t units, size_t w_stride, \
-            int32_t fo, int64_t *acc)
-TFCC_Q16_DOT_DECL(tfcc_q16_dot_avx512);
-TFCC_Q16_DOT_DECL(tfcc_q16_dot_avx2);
-TFCC_Q16_DOT_DECL(tfcc_q16_dot_neon);
-TFCC_Q16_DOT_DECL(tfcc_q16_dot_wasmsimd);
-TFCC_Q16_DOT_DECL(tfcc_q16_dot_scalar);
+#define TFCC_Q16_DOT_DECL(sfx) \
+  void tfcc_q16_dot_##sfx(const int16_t *x, const int8_t *w, size_t K, size_t units, \
+                          size_t w_stride, int32_t fo, int64_t *acc); \
+  void tfcc_q16_gemv_##sfx(const int16_t *x, const int8_t *w, size_t K, size_t units, \
+                           size_t w_stride, int64_t *acc)
+TFCC_Q16_DOT_DECL(avx512);
+TFCC_Q16_DOT_DECL(avx2);
+TFCC_Q16_DOT_DECL(neon);
+TFCC_Q16_DOT_DECL(wasmsimd);
+TFCC_Q16_DOT_DECL(scalar);
 
 /* tfcc_conv_i16's results (kernels/ref/conv.h) on k: ungrouped convolutions with input
  * offset 0 (the 16x8 kernels' zero point; tfcc_q16_conv_fits). */
@@ -50,7 +59,8 @@ void tfcc_q16_conv(const tfcc_q16_dot_kernel *k, const tfcc_conv_geom *g,
                    const tfcc_conv_requant *q, const int16_t *in, const int8_t *filter,
                    const int64_t *bias64, const int32_t *bias32, int16_t *out);
 
-/* tfcc_fc_i16's results (kernels/ref/fully_connected.h; real: its double rescale, or NULL). */
+/* tfcc_fc_i16's results (kernels/ref/fully_connected.h; real: its double rescale, or NULL);
+ * filter offset 0 on k->gemv. */
 void tfcc_q16_fc(const tfcc_q16_dot_kernel *k, const tfcc_fc_dims *d, const tfcc_conv_requant *q,
                  const int16_t *in, const int8_t *w, const int64_t *bias64, const int32_t *bias32,
                  const double *real, int16_t *out);

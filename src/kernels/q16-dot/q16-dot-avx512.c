@@ -1,3 +1,6 @@
-/* int16 x int8 dot products, avx512 build of the shared body (dot_body.h). */
+/* int16 x int8 dot products and GEMV, avx512 build of the shared bodies (dot_body.h, gemv_body.h). */
 #define TFCC_Q16_DOT_FN tfcc_q16_dot_avx512
 #include "kernels/q16-dot/dot_body.h"
+#include "kernels/q16-dot/q16d_avx512.h"
+#define TFCC_Q16_GEMV_FN tfcc_q16_gemv_avx512
+#include "kernels/q16-dot/gemv_body.h"

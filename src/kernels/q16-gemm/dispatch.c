@@ -10,12 +10,12 @@
 
 #define Q16_GEMM_ROW(name, fn, sfx, level) \
   { \
-    name "-" #sfx, level, fn##_##sfx, fn##_req_##sfx, TFCC_Q16_GEMM_MR_##sfx, \
+    name "-" #sfx, level, fn##_##sfx, fn##_req_##sfx, fn##_widen_##sfx, TFCC_Q16_GEMM_MR_##sfx, \
         TFCC_Q16_GEMM_NR_##sfx, -1 \
   }
 static const tfcc_q16_gemm_kernel kernels[] = {TFCC_KERNELS_X86(
     {"q16-gemm-avx512vnni", TFCC_ISA_AVX512, tfcc_q16_gemm_avx512vnni, tfcc_q16_gemm_req_avx512vnni,
-     TFCC_Q16_GEMM_MR_avx512vnni, TFCC_Q16_GEMM_NR_avx512vnni,
+     tfcc_q16_gemm_widen_avx512vnni, TFCC_Q16_GEMM_MR_avx512vnni, TFCC_Q16_GEMM_NR_avx512vnni,
      TFCC_CPU_AVX512VNNI}) TFCC_KERNEL_ROWS(Q16_GEMM_ROW, "q16-gemm", tfcc_q16_gemm)};
 TFCC_DISPATCH_TABLE_FNS_USABLE(tfcc_q16_gemm, tfcc_q16_gemm_kernel, tfcc_q16_gemm_usable)
 
@@ -24,7 +24,7 @@ bool tfcc_q16_gemm_usable(const tfcc_q16_gemm_kernel *k, tfcc_isa isa) {
   return k->feature < 0 || tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature);
 }
 
-/* The scratch a layer may ask for (above it the layer runs on q16-dot). */
+/* The scratch a layer may ask for per thread (above it the layer runs on q16-dot). */
 #define Q16_GEMM_SCRATCH_MAX ((size_t)64 << 20)
 /* The packing a layer may have (1 GiB). */
 #define Q16_GEMM_PACKED_MAX ((uint64_t)1 << 30)
@@ -79,11 +79,17 @@ void tfcc_q16_gemm_pack(const tfcc_q16_gemm_kernel *k, int32_t oc, int32_t ks, i
 
 /* Scratch parts: one row of zeros (in_c + 1 int16: an odd in_c's last pair reads one past),
  * then per thread the row pointers of a block of tiles (tfcc_q16_gemm_conv: `block` tiles, made
- * once for every panel the task runs) and, for shallow inputs (tfcc_q16_gemm_flat), one
- * tile's im2col rows (block 1). */
+ * once for every panel the task runs), for shallow inputs (tfcc_q16_gemm_flat) one tile's
+ * im2col rows (block 1), and the int16 weights of one panel (widened once per block and panel;
+ * shallow inputs with at most Q16_FLAT_PANELS panels: all of them, once per task), sized for
+ * TFCC_Q16_GEMM_MAX_NR channels a panel. */
 typedef struct q16_layout {
-  size_t zero_bytes, ptr_bytes, row_bytes, total, block;
+  size_t zero_bytes, ptr_bytes, row_bytes, wide_bytes, total, block;
 } q16_layout;
+
+/* Shallow inputs with at most Q16_FLAT_PANELS panels: a task is a range of pixels, each tile's
+ * im2col rows made once for all panels (q16_conv_task_flat). */
+enum { Q16_FLAT_PANELS = 8 };
 
 /* Row pointers per thread (32 KiB), at most Q16_BLOCK_MAX tiles a block. */
 enum { Q16_BLOCK_PTRS = 4096, Q16_BLOCK_MAX = 64 };
@@ -101,11 +107,31 @@ static bool q16_layout_of(const tfcc_conv_geom *g, int threads, q16_layout *l) {
   l->block = l->row_bytes || tile_ptrs >= Q16_BLOCK_PTRS / 2 ? 1 : Q16_BLOCK_PTRS / tile_ptrs;
   if (l->block > Q16_BLOCK_MAX) l->block = Q16_BLOCK_MAX;
   l->ptr_bytes = align64(l->block * (size_t)ks * TFCC_Q16_GEMM_MAX_MR * sizeof(const int16_t *));
-  const uint64_t total =
-      (uint64_t)l->zero_bytes +
-      (uint64_t)threads * (l->ptr_bytes + (uint64_t)TFCC_Q16_GEMM_MAX_MR * l->row_bytes);
-  l->total = (size_t)total;
-  return total <= Q16_GEMM_SCRATCH_MAX;
+  /* the widened panel: ks * (kc + 1) / 2 pairs (flat: one tap of ks * kc) of NR channels; flat
+   * layers widen all their panels (at most Q16_FLAT_PANELS of NR <= MAX_NR channels, together
+   * at most out_c + NR - 1) */
+  uint64_t wide_ch = TFCC_Q16_GEMM_MAX_NR;
+  if (l->row_bytes) {
+    const uint64_t all = (uint64_t)(g->out_c > 0 ? g->out_c : 0) + TFCC_Q16_GEMM_MAX_NR;
+    wide_ch = all < (uint64_t)Q16_FLAT_PANELS * TFCC_Q16_GEMM_MAX_NR
+                  ? all
+                  : (uint64_t)Q16_FLAT_PANELS * TFCC_Q16_GEMM_MAX_NR;
+  }
+  const uint64_t pairs = ks * (((uint64_t)g->in_c + 1) / 2); /* ks < 2^27, pairs < 2^58 */
+  if (pairs > Q16_GEMM_SCRATCH_MAX) return false;
+  const uint64_t wide = pairs * wide_ch * 2 * sizeof(int16_t);
+  if (wide > Q16_GEMM_SCRATCH_MAX) return false;
+  l->wide_bytes = align64((size_t)wide);
+  /* the limit is on one thread's part (with the zero row), so that whether a layer runs here
+   * does not depend on the thread count where the total fits in size_t (conv_2d.c's init) */
+  const uint64_t per_thread = (uint64_t)l->ptr_bytes +
+                              (uint64_t)TFCC_Q16_GEMM_MAX_MR * l->row_bytes +
+                              (uint64_t)l->wide_bytes;
+  if ((uint64_t)l->zero_bytes + per_thread > Q16_GEMM_SCRATCH_MAX) return false;
+  const uint64_t room = (uint64_t)SIZE_MAX - (uint64_t)l->zero_bytes;
+  if (room / (uint64_t)threads < per_thread) return false;
+  l->total = (size_t)((uint64_t)l->zero_bytes + (uint64_t)threads * per_thread);
+  return true;
 }
 
 bool tfcc_q16_gemm_conv_fits(const tfcc_conv_geom *g, const tfcc_conv_requant *q) {
@@ -127,7 +153,8 @@ typedef struct q16_conv_job {
   const int32_t *b32;
   int16_t *out;
   uint8_t *mem; /* per thread: a tile's row pointers, then its im2col rows (flat) */
-  size_t per_thread, ptr_bytes, row_bytes, panel_bytes;
+  size_t per_thread, ptr_bytes, row_bytes, wide_off; /* wide_off: the widened panel's offset */
+  size_t panel_bytes;                                /* of a panel (int8), its int16 elements */
   size_t M, m_chunk, n_mchunks;
   size_t block, group; /* tiles a block (their row pointers made once), panels a task */
   bool fc;             /* FULLY_CONNECTED: every output through tfcc_fc_i16_out */
@@ -223,8 +250,17 @@ static void q16_tile_im2col(const tfcc_conv_geom *g, const int16_t *in, size_t m
     int32_t iy0, ix0;
     q16_pixel_origin(g, m + (size_t)i < mend ? m + (size_t)i : mend - 1, &b, &iy0, &ix0);
     int16_t *row = rows + (size_t)i * row_elems;
+    /* a filter row inside the image (no column dilation): its taps are one run of the input */
+    const bool inside_w = g->dil_w == 1 && ix0 >= 0 && ix0 + g->filter_w <= g->in_w;
+    const size_t span = (size_t)g->filter_w * C;
     for (int32_t fy = 0; fy < g->filter_h; fy++) {
       const int32_t iy = iy0 + g->dil_h * fy;
+      if (inside_w && iy >= 0 && iy < g->in_h) {
+        memcpy(row, in + ((b * (size_t)g->in_h + (size_t)iy) * (size_t)g->in_w + (size_t)ix0) * C,
+               span * sizeof(int16_t));
+        row += span;
+        continue;
+      }
       for (int32_t fx = 0; fx < g->filter_w; fx++, row += C) {
         const int32_t ix = ix0 + g->dil_w * fx;
         if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w)
@@ -263,8 +299,7 @@ static void q16_tile_store(const q16_conv_job *j, const int64_t *acc, size_t m, 
 }
 
 /* Shallow inputs with at most Q16_FLAT_PANELS panels: a task is a range of pixels, each tile's
- * im2col rows made once for all panels. */
-enum { Q16_FLAT_PANELS = 8 };
+ * im2col rows made once for all panels, the panels widened once. */
 static void q16_conv_task_flat(void *ctx, size_t task, int thread) {
   const q16_conv_job *j = ctx;
   const tfcc_conv_geom *g = j->g;
@@ -276,8 +311,10 @@ static void q16_conv_task_flat(void *ctx, size_t task, int thread) {
   uint8_t *mem = j->mem + (size_t)thread * j->per_thread;
   const int16_t **a = (const int16_t **)(void *)mem;
   int16_t *rows = (int16_t *)(void *)(mem + j->ptr_bytes);
+  int16_t *wide = (int16_t *)(void *)(mem + j->wide_off);
   const size_t flat_k = (size_t)g->filter_h * g->filter_w * (size_t)g->in_c;
   int64_t acc[TFCC_Q16_GEMM_MAX_MR * TFCC_Q16_GEMM_MAX_NR];
+  k->widen(np * j->panel_bytes, j->w, wide); /* the panels follow each other */
   tfcc_q16_gemm_req r[Q16_FLAT_PANELS];
   bool vreq[Q16_FLAT_PANELS];
   for (size_t p = 0; p < np; p++) {
@@ -289,7 +326,7 @@ static void q16_conv_task_flat(void *ctx, size_t task, int thread) {
     q16_tile_im2col(g, j->in, m, m1, mr, rows, j->row_bytes / sizeof(int16_t), a);
     for (size_t p = 0; p < np; p++) {
       const int32_t n0 = (int32_t)p * nr;
-      k->fn(1, flat_k, a, j->w + p * j->panel_bytes, acc);
+      k->fn(1, flat_k, a, wide + p * j->panel_bytes, acc);
       q16_tile_store(j, acc, m, m1, n0, g->out_c - n0 < nr ? g->out_c - n0 : nr, vreq[p], &r[p]);
     }
   }
@@ -311,28 +348,39 @@ static void q16_conv_task(void *ctx, size_t task, int thread) {
   uint8_t *mem = j->mem + (size_t)thread * j->per_thread;
   const int16_t **a = (const int16_t **)(void *)mem;
   int16_t *rows = (int16_t *)(void *)(mem + j->ptr_bytes);
+  int16_t *wide = (int16_t *)(void *)(mem + j->wide_off);
   const size_t ks = (size_t)g->filter_h * g->filter_w;
   const size_t flat_k = ks * (size_t)g->in_c, row_elems = j->row_bytes / sizeof(int16_t);
   const size_t tile_ptrs = ks * (size_t)mr, span = j->block * (size_t)mr;
   int64_t acc[TFCC_Q16_GEMM_MAX_MR * TFCC_Q16_GEMM_MAX_NR];
   tfcc_q16_gemm_req r;
-  for (size_t mb = m0; mb < m1; mb += span) {
-    const size_t mbe = mb + span < m1 ? mb + span : m1;
-    if (!j->row_bytes)
-      for (size_t m = mb, t = 0; m < mbe; m += (size_t)mr, t++)
-        q16_tile_rows(g, j->in, j->zero, m, m1, mr, a + t * tile_ptrs);
+  if (j->row_bytes) { /* shallow inputs, many panels: per panel (widened once), each tile's
+                         im2col rows */
     for (size_t p = p0; p < p1; p++) {
       const int32_t n0 = (int32_t)p * nr;
       const int nc = g->out_c - n0 < nr ? g->out_c - n0 : nr;
-      const int8_t *w = j->w + p * j->panel_bytes;
+      k->widen(j->panel_bytes, j->w + p * j->panel_bytes, wide);
+      const bool vreq = !j->b32 && !j->real && q16_req_init(j->q, j->b64, n0, nc, &r);
+      for (size_t m = m0; m < m1; m += (size_t)mr) {
+        q16_tile_im2col(g, j->in, m, m1, mr, rows, row_elems, a);
+        k->fn(1, flat_k, a, wide, acc);
+        q16_tile_store(j, acc, m, m1, n0, nc, vreq, &r);
+      }
+    }
+    return;
+  }
+  size_t have = (size_t)-1; /* the panel in `wide` (one panel a group: widened once a task) */
+  for (size_t mb = m0; mb < m1; mb += span) {
+    const size_t mbe = mb + span < m1 ? mb + span : m1;
+    for (size_t m = mb, t = 0; m < mbe; m += (size_t)mr, t++)
+      q16_tile_rows(g, j->in, j->zero, m, m1, mr, a + t * tile_ptrs);
+    for (size_t p = p0; p < p1; p++) {
+      const int32_t n0 = (int32_t)p * nr;
+      const int nc = g->out_c - n0 < nr ? g->out_c - n0 : nr;
+      if (p != have) k->widen(j->panel_bytes, j->w + p * j->panel_bytes, wide), have = p;
       const bool vreq = !j->b32 && !j->real && q16_req_init(j->q, j->b64, n0, nc, &r);
       for (size_t m = mb, t = 0; m < mbe; m += (size_t)mr, t++) {
-        if (j->row_bytes) { /* block 1: this tile's im2col rows */
-          q16_tile_im2col(g, j->in, m, m1, mr, rows, row_elems, a);
-          k->fn(1, flat_k, a, w, acc);
-        } else {
-          k->fn(ks, (size_t)g->in_c, a + t * tile_ptrs, w, acc);
-        }
+        k->fn(ks, (size_t)g->in_c, a + t * tile_ptrs, wide, acc);
         q16_tile_store(j, acc, m, m1, n0, nc, vreq, &r);
       }
     }
@@ -367,27 +415,29 @@ static void q16_gemm_run(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k,
   const size_t m_chunk = (tiles + n_mchunks - 1) / n_mchunks * (size_t)k->mr;
   size_t ks = (size_t)g->filter_h * g->filter_w, kc = (size_t)g->in_c;
   if (l.row_bytes) kc *= ks, ks = 1;
-  q16_conv_job j = {.k = k,
-                    .g = g,
-                    .q = q,
-                    .in = in,
-                    .zero = (const int16_t *)scratch,
-                    .w = w,
-                    .b64 = bias64,
-                    .b32 = bias32,
-                    .out = out,
-                    .mem = (uint8_t *)scratch + l.zero_bytes,
-                    .per_thread = l.ptr_bytes + (size_t)TFCC_Q16_GEMM_MAX_MR * l.row_bytes,
-                    .ptr_bytes = l.ptr_bytes,
-                    .row_bytes = l.row_bytes,
-                    .panel_bytes = ks * ((kc + 1) / 2) * (size_t)k->nr * 2,
-                    .M = M,
-                    .m_chunk = m_chunk,
-                    .n_mchunks = (M + m_chunk - 1) / m_chunk,
-                    .block = l.block,
-                    .group = group,
-                    .fc = fc,
-                    .real = real};
+  q16_conv_job j = {
+      .k = k,
+      .g = g,
+      .q = q,
+      .in = in,
+      .zero = (const int16_t *)scratch,
+      .w = w,
+      .b64 = bias64,
+      .b32 = bias32,
+      .out = out,
+      .mem = (uint8_t *)scratch + l.zero_bytes,
+      .per_thread = l.ptr_bytes + (size_t)TFCC_Q16_GEMM_MAX_MR * l.row_bytes + l.wide_bytes,
+      .ptr_bytes = l.ptr_bytes,
+      .row_bytes = l.row_bytes,
+      .wide_off = l.ptr_bytes + (size_t)TFCC_Q16_GEMM_MAX_MR * l.row_bytes,
+      .panel_bytes = ks * ((kc + 1) / 2) * (size_t)k->nr * 2,
+      .M = M,
+      .m_chunk = m_chunk,
+      .n_mchunks = (M + m_chunk - 1) / m_chunk,
+      .block = l.block,
+      .group = group,
+      .fc = fc,
+      .real = real};
   if (flat)
     tfcc_threadpool_run(pool, j.n_mchunks, q16_conv_task_flat, &j);
   else

@@ -6,11 +6,14 @@
  * primitives of q16v_<isa>.h) computes an MR x NR tile of exact int64 sums: MR output pixels
  * (rows of an implicit im2col: per filter tap one input row of in_c int16 per pixel, or a row
  * of zeros outside the image) against NR output channels, whose weights are packed once (at
- * the operator's init) as pairs, [tap][pair][NR][2] int8, widened to int16 as they are loaded,
- * so that one multiply-add of pairs (x86 VPMADDWD, NEON SMULL + ADDP, SIMD128
- * i32x4.dot_i16x8_s) adds two products into each channel's int32 lane. A lane takes at most
- * TFCC_Q16_GEMM_FLUSH pairs (|x| <= 2^15, |w| <= 2^7: a product is at most 2^22 in size,
- * 2 * 128 of them at most 2^30) before it is added into the tile's int64 sums, so every sum
+ * the operator's init) as pairs, [tap][pair][NR][2] int8; the driver widens one panel at a
+ * time to int16 in its thread's scratch (q16gemm55: then reused by every tile of a block, so
+ * that the inner loop is loads and multiply-adds only, and the packing keeps its int8 size),
+ * and one multiply-add of pairs (x86 VPMADDWD / AVX512-VNNI VPDPWSSD, NEON SMULL + ADDP,
+ * SIMD128 i32x4.dot_i16x8_s) adds two products into each channel's int32 lane. A lane takes at
+ * most TFCC_Q16_GEMM_FLUSH pairs before it is added into the tile's int64 sums: |x| <= 2^15,
+ * |w| <= 2^7, so a pair's two products add to at most 2^23 in size and 255 pairs to at most
+ * 2^31 - 2^23 (x = -32768, w = -128 throughout), which int32 holds; every sum therefore
  * equals the reference kernel's int64 accumulator: integer sums are exact in any order. The
  * requantization (tfcc_requant64's arithmetic taken apart per channel, vectorised by the
  * compiler; with an int32 bias tfcc_requant16_b32 itself) gives the reference's bits. */
@@ -26,19 +29,21 @@
 #include "kernels/ref/conv.h"
 #include "tfcc/tfcc.h"
 
-/* Pairs of products per int32 lane between two flushes to int64. */
-#define TFCC_Q16_GEMM_FLUSH 128
+/* Pairs of products per int32 lane between two flushes to int64 (255 x 2^23 < 2^31). */
+#define TFCC_Q16_GEMM_FLUSH 255
 /* The largest tile of any variant. */
 #define TFCC_Q16_GEMM_MAX_MR 8
 #define TFCC_Q16_GEMM_MAX_NR 32
 
 /* acc[m * NR + n] = sum over taps t < ks and k < kc of a[t * MR + m][k] * w(t, k, n), in
  * int64, for m < MR, n < NR; w is one panel of the packing (tfcc_q16_gemm_pack: [ks][(kc + 1)
- * / 2][NR][2] int8, zero past kc). a holds MR row pointers per tap (the driver repeats the
- * last pixel's rows in a partial tile); a row is read for kc elements only (an odd kc's last
- * pair reads one). */
-typedef void (*tfcc_q16_gemm_fn)(size_t ks, size_t kc, const int16_t *const *a, const int8_t *w,
+ * / 2][NR][2] int8, zero past kc) widened to int16 (tfcc_q16_gemm_widen_fn). a holds MR row
+ * pointers per tap (the driver repeats the last pixel's rows in a partial tile); a row is read
+ * for kc elements only (an odd kc's last pair reads one). */
+typedef void (*tfcc_q16_gemm_fn)(size_t ks, size_t kc, const int16_t *const *a, const int16_t *w,
                                  int64_t *acc);
+/* d[i] = s[i] for i < n (a panel's int8 weights as int16). */
+typedef void (*tfcc_q16_gemm_widen_fn)(size_t n, const int8_t *s, int16_t *d);
 
 /* tfcc_requant64 (kernels/ref/conv_acc.h) of NR channels, taken apart per channel: the bias
  * clamped to +-2^47, the multiplier reduced to 16 bits, the rounding 2^(s - 1) and the right
@@ -58,6 +63,7 @@ typedef struct tfcc_q16_gemm_kernel {
   tfcc_isa isa;
   tfcc_q16_gemm_fn fn;
   tfcc_q16_gemm_req_fn req;
+  tfcc_q16_gemm_widen_fn widen;
   int mr, nr;
   int feature; /* tfcc_cpu_feature needed besides the ISA level, or -1 */
 } tfcc_q16_gemm_kernel;
@@ -67,8 +73,9 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_q16_gemm, tfcc_q16_gemm_kernel);
 bool tfcc_q16_gemm_usable(const tfcc_q16_gemm_kernel *k, tfcc_isa isa);
 
 #define TFCC_Q16_GEMM_VARIANT(sfx) \
-  void tfcc_q16_gemm_##sfx(size_t ks, size_t kc, const int16_t *const *a, const int8_t *w, \
+  void tfcc_q16_gemm_##sfx(size_t ks, size_t kc, const int16_t *const *a, const int16_t *w, \
                            int64_t *acc); \
+  void tfcc_q16_gemm_widen_##sfx(size_t n, const int8_t *s, int16_t *d); \
   void tfcc_q16_gemm_req_##sfx(size_t rows, size_t nc, const int64_t *acc, \
                                const tfcc_q16_gemm_req *r, int16_t *out, size_t out_stride)
 TFCC_Q16_GEMM_VARIANT(avx512vnni);

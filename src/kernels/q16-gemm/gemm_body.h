@@ -1,75 +1,99 @@
-/* Portable body of the q16-gemm micro-kernel and requantization (gemm.h), included by the per-ISA files after
- * their primitives header (q16v_<isa>.h) with TFCC_Q16_GEMM_FN, Q16_MR (rows) and Q16_NRV
+/* Portable body of the q16-gemm micro-kernel, requantization and weight widening (gemm.h),
+ * included by the per-ISA files after their primitives header (q16v_<isa>.h) with
+ * TFCC_Q16_GEMM_FN, TFCC_Q16_GEMM_REQ_FN, TFCC_Q16_GEMM_WIDEN_FN, Q16_MR (rows) and Q16_NRV
  * (vectors of Q16V_N channels per row) defined. The primitives:
  *   q16v                Q16V_N int32 sums (one per output channel)
  *   q16w                Q16V_N pairs of weights as int16 (one pair per channel)
  *   q16x                one pair of inputs, in every lane
- *   q16v_zero(), q16v_ldw(p) (2 * Q16V_N int8 at p, widened), q16v_st(p, v) (Q16V_N int32)
+ *   q16v_zero(), q16v_ldw(p) (2 * Q16V_N int16 at p), q16v_st(p, v) (Q16V_N int32)
  *   q16x_pair(p)        the pair (p[0], p[1]); q16x_one(p): the pair (p[0], 0), reading p[0] only
  *   q16v_madd(acc, x, w)  lane i: acc[i] + x.0 * w[2i] + x.1 * w[2i + 1], in int32
  * The tile's sums stay in Q16_MR x Q16_NRV vectors of int32 for at most TFCC_Q16_GEMM_FLUSH
- * pairs, then go into the int64 sums (gemm.h: no int32 sum can overflow). */
+ * pairs, then go into the int64 sums (gemm.h: no int32 sum can overflow). Every loop over the
+ * tile is unrolled, so that the sums stay in registers. */
 #include <string.h>
 
 #include "kernels/q16-gemm/gemm.h"
 
-#define Q16_NR (Q16_NRV * Q16V_N)
+#if defined(__GNUC__) && !defined(__clang__)
+/* GCC 12's out-of-SSA coalescing gives every sum of the tile a register copy per step (24 of
+ * the avx512 loop's 44 instructions), and with int16 weights the copies cost a quarter of the
+ * speed (q16gemm55: 198 -> 144 multiply-adds per ns on a 9 x 256 tile): off for this body. */
+#pragma GCC optimize("no-tree-coalesce-vars")
+#endif
 
-static inline __attribute__((always_inline)) void q16_flush(q16v c[Q16_MR][Q16_NRV], int64_t *acc) {
-  for (int m = 0; m < Q16_MR; m++)
-    for (int v = 0; v < Q16_NRV; v++) {
-      int32_t t[Q16V_N];
-      q16v_st(t, c[m][v]);
-      int64_t *s = acc + m * Q16_NR + v * Q16V_N;
+#define Q16_NR (Q16_NRV * Q16V_N)
+#define Q16_UNROLL _Pragma("GCC unroll 16")
+
+/* The tile's int32 sums into acc (stored by the first flush, added by the later ones), then
+ * zero. */
+static inline __attribute__((always_inline)) void q16_flush(q16v c[Q16_MR][Q16_NRV], int64_t *acc,
+                                                            bool add) {
+  Q16_UNROLL for (int m = 0; m < Q16_MR; m++) Q16_UNROLL for (int v = 0; v < Q16_NRV; v++) {
+    int32_t t[Q16V_N];
+    q16v_st(t, c[m][v]);
+    int64_t *s = acc + m * Q16_NR + v * Q16V_N;
+    if (add)
       for (int i = 0; i < Q16V_N; i++) s[i] += t[i];
-      c[m][v] = q16v_zero();
-    }
+    else
+      for (int i = 0; i < Q16V_N; i++) s[i] = t[i];
+    c[m][v] = q16v_zero();
+  }
 }
 
 /* One pair of every row (LOAD(m): its q16x) against the next Q16_NR pairs of weights. */
 #define Q16_STEP(LOAD) \
   do { \
     q16w wv[Q16_NRV]; \
-    _Pragma("GCC unroll 16") for (int v = 0; v < Q16_NRV; v++) wv[v] = \
-        q16v_ldw(w + 2 * v * Q16V_N); \
-    _Pragma("GCC unroll 16") for (int m = 0; m < Q16_MR; m++) { \
+    Q16_UNROLL for (int v = 0; v < Q16_NRV; v++) wv[v] = q16v_ldw(w + 2 * v * Q16V_N); \
+    Q16_UNROLL for (int m = 0; m < Q16_MR; m++) { \
       const q16x xb = LOAD; \
-      _Pragma("GCC unroll 16") for (int v = 0; v < Q16_NRV; v++) c[m][v] = \
-          q16v_madd(c[m][v], xb, wv[v]); \
+      Q16_UNROLL for (int v = 0; v < Q16_NRV; v++) c[m][v] = q16v_madd(c[m][v], xb, wv[v]); \
     } \
     w += 2 * Q16_NR; \
   } while (0)
 
-void TFCC_Q16_GEMM_FN(size_t ks, size_t kc, const int16_t *const *a, const int8_t *w,
+void TFCC_Q16_GEMM_FN(size_t ks, size_t kc, const int16_t *const *a, const int16_t *w,
                       int64_t *acc) {
   q16v c[Q16_MR][Q16_NRV];
-  for (int m = 0; m < Q16_MR; m++)
-    for (int v = 0; v < Q16_NRV; v++) c[m][v] = q16v_zero();
-  for (int i = 0; i < Q16_MR * Q16_NR; i++) acc[i] = 0;
+  Q16_UNROLL for (int m = 0; m < Q16_MR; m++) Q16_UNROLL for (int v = 0; v < Q16_NRV; v++) c[m][v] =
+      q16v_zero();
+  bool flushed = false; /* acc holds sums */
   const size_t full = kc / 2;
   size_t left = TFCC_Q16_GEMM_FLUSH;
   for (size_t t = 0; t < ks; t++, a += Q16_MR) {
     const int16_t *x[Q16_MR];
-    for (int m = 0; m < Q16_MR; m++) x[m] = a[m];
-    size_t j = 0;
-    while (j < full) {
-      size_t n = full - j < left ? full - j : left;
+    Q16_UNROLL for (int m = 0; m < Q16_MR; m++) x[m] = a[m];
+    const int16_t *const xend = x[0] + 2 * full;
+    while (x[0] != xend) { /* runs of pairs up to the next flush */
+      size_t n = (size_t)(xend - x[0]) / 2;
+      if (n > left) n = left;
       left -= n;
-      for (; n; n--, j++) Q16_STEP(q16x_pair(x[m] + 2 * j));
+      const int16_t *const e = x[0] + 2 * n;
+      do {
+        Q16_STEP(q16x_pair(x[m]));
+        Q16_UNROLL for (int m = 0; m < Q16_MR; m++) x[m] += 2;
+      } while (x[0] != e);
       if (!left) {
-        q16_flush(c, acc);
-        left = TFCC_Q16_GEMM_FLUSH;
+        q16_flush(c, acc, flushed);
+        flushed = true, left = TFCC_Q16_GEMM_FLUSH;
       }
     }
     if (kc & 1) {
-      Q16_STEP(q16x_one(x[m] + 2 * j));
+      Q16_STEP(q16x_one(x[m]));
       if (--left == 0) {
-        q16_flush(c, acc);
-        left = TFCC_Q16_GEMM_FLUSH;
+        q16_flush(c, acc, flushed);
+        flushed = true, left = TFCC_Q16_GEMM_FLUSH;
       }
     }
   }
-  q16_flush(c, acc);
+  q16_flush(c, acc, flushed);
+}
+
+/* d[i] = s[i] for i < n: the int8 pairs of a packed panel as the micro-kernel reads them (a loop
+ * the compiler vectorises with the build's sign extension). */
+void TFCC_Q16_GEMM_WIDEN_FN(size_t n, const int8_t *s, int16_t *d) {
+  for (size_t i = 0; i < n; i++) d[i] = s[i];
 }
 
 /* tfcc_requant64 (kernels/ref/conv_acc.h) written out per channel with r's precomputed terms,

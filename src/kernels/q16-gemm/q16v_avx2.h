@@ -12,8 +12,8 @@ typedef __m256i q16w;
 #define Q16V_N 8
 
 static inline q16v q16v_zero(void) { return _mm256_setzero_si256(); }
-static inline q16w q16v_ldw(const int8_t *p) {
-  return _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(const void *)p));
+static inline q16w q16v_ldw(const int16_t *p) {
+  return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
 static inline q16x q16x_pair(const int16_t *p) {
   int32_t v;

@@ -14,9 +14,7 @@ typedef __m512i q16w;
 #define Q16V_N 16
 
 static inline q16v q16v_zero(void) { return _mm512_setzero_si512(); }
-static inline q16w q16v_ldw(const int8_t *p) {
-  return _mm512_cvtepi8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)p));
-}
+static inline q16w q16v_ldw(const int16_t *p) { return _mm512_loadu_si512((const void *)p); }
 static inline q16x q16x_pair(const int16_t *p) {
   int32_t v;
   memcpy(&v, p, sizeof v);

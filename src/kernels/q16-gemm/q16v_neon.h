@@ -13,7 +13,7 @@ typedef int16x8_t q16w;
 #define Q16V_N 4
 
 static inline q16v q16v_zero(void) { return vdupq_n_s32(0); }
-static inline q16w q16v_ldw(const int8_t *p) { return vmovl_s8(vld1_s8(p)); }
+static inline q16w q16v_ldw(const int16_t *p) { return vld1q_s16(p); }
 static inline q16x q16x_pair(const int16_t *p) {
   int32_t v;
   memcpy(&v, p, sizeof v);

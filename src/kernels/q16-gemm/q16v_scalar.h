@@ -11,14 +11,14 @@ typedef struct q16v {
 typedef struct q16x {
   int32_t lo, hi;
 } q16x;
-typedef const int8_t *q16w;
+typedef const int16_t *q16w;
 #define Q16V_N 4
 
 static inline q16v q16v_zero(void) {
   const q16v z = {{0, 0, 0, 0}};
   return z;
 }
-static inline q16w q16v_ldw(const int8_t *p) { return p; }
+static inline q16w q16v_ldw(const int16_t *p) { return p; }
 static inline q16x q16x_pair(const int16_t *p) {
   const q16x x = {p[0], p[1]};
   return x;

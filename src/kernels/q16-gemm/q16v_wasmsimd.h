@@ -13,7 +13,7 @@ typedef v128_t q16w;
 #define Q16V_N 4
 
 static inline q16v q16v_zero(void) { return wasm_i32x4_splat(0); }
-static inline q16w q16v_ldw(const int8_t *p) { return wasm_i16x8_load8x8(p); }
+static inline q16w q16v_ldw(const int16_t *p) { return wasm_v128_load(p); }
 static inline q16x q16x_pair(const int16_t *p) {
   int32_t v;
   memcpy(&v, p, sizeof v);
