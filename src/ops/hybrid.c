@@ -339,7 +339,10 @@ tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_
 
 /* Depth multiplier 1 where the q8 depthwise has a row kernel (AVX512-VNNI): the filter packed
  * for it (no offsets, no bias: its hybrid output, kernels/q8-dwconv/dwconv.h). Anything else
- * (or no memory) keeps the int16 kernel. */
+ * (or no memory) keeps the int16 kernel. cache55: the packing, a q8 depthwise block with its
+ * layout header, is block TFCC_BLOCK_HYB_DW of the weights cache (size from the shapes and the
+ * kernel, which the cache's kernel level fixes; a hit's header is checked by adopt, used in
+ * place, and the filter is not read). */
 static void dw_rows_init(const tfcc_init_ctx *ctx, tfcc_hybrid *h, const tfcc_ir_tensor *w) {
   const tfcc_ir_tensor *x = tfcc_conv_ir_input(ctx, 0);
   if (!x || x->rank != 4 || w->rank != 4 || w->dims[0] != 1 || x->dims[3] != w->dims[3]) return;
@@ -347,11 +350,36 @@ static void dw_rows_init(const tfcc_init_ctx *ctx, tfcc_hybrid *h, const tfcc_ir
   if (!k || !k->row_s) return;
   tfcc_conv_requant r;
   memset(&r, 0, sizeof r);
-  if (!tfcc_q8_dw_pack(k, true, w->dims[3], w->dims[1], w->dims[2], h->w, NULL, &r, &h->dwv) ||
-      !h->dwv.rows) {
+  const int32_t c = w->dims[3], fh = w->dims[1], fw = w->dims[2];
+  const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_HYB_DW);
+  const size_t bytes = tfcc_q8_dw_block_bytes(k, true, c, fh, fw, &r);
+  const void *hit = bytes ? tfcc_packed_get(&key, bytes) : NULL;
+  if (hit && tfcc_q8_dw_adopt(k, true, c, fh, fw, &r, hit, bytes, &h->dwv) && h->dwv.rows) return;
+  memset(&h->dwv, 0, sizeof h->dwv); /* an adopted block without rows is not ours to free */
+  if (!tfcc_q8_dw_pack(k, true, c, fh, fw, h->w, NULL, &r, &h->dwv) || !h->dwv.rows) {
     tfcc_q8_dw_packed_free(&h->dwv);
     memset(&h->dwv, 0, sizeof h->dwv);
+    return;
   }
+  tfcc_packed_put(&key, tfcc_q8_dw_block(&h->dwv), h->dwv.block_bytes);
+}
+
+/* cache55: whether the row kernel takes every geometry of this node at any input width
+ * (dw_rows at every out_w: tfcc_q8_dw_fits' span bound holds for every out_w when the stride
+ * is at most 16 filter columns and one window's span at most 16 of them + 256), its channels
+ * and filter being the packing's. Then the int16 kernel's widened filter is not made. */
+static bool dw_rows_any_width(const tfcc_init_ctx *ctx, const tfcc_hybrid *h) {
+  if (!ctx->node || ctx->node->builtin != TFCC_OP_DEPTHWISE_CONV_2D) return false;
+  const tfcc_depthwise_options *o = &ctx->node->opts.depthwise;
+  const int64_t fw = h->dwv.fw, sw = o->stride_w, dw = o->dilation_w;
+  return h->dwv.rows && h->dwv.w && sw > 0 && dw > 0 && sw <= 16 * fw &&
+         (fw - 1) * dw + 1 <= 16 * fw + 256;
+}
+
+/* The vector int16 kernel at geometry g (its widened filter made: not where the row kernel
+ * takes every geometry), else the portable loop on the int8 filter. */
+static bool dw_fast(const tfcc_hybrid *h, const tfcc_conv_geom *g) {
+  return h->w32 && tfcc_hyb_dwconv_fast_applies(g);
 }
 
 /* The geometry runs on the row kernel (dw_rows_init), whose column span it fits
@@ -565,10 +593,13 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
     elems = dense;
   }
   if (op == TFCC_HYB_DW) {
-    h->w32 = malloc((size_t)elems * sizeof(int32_t));
-    if (!h->w32) goto oom;
-    for (int64_t i = 0; i < elems; i++) h->w32[i] = h->w[i];
     dw_rows_init(ctx, h, w);
+    /* cache55: not where the row kernel runs every geometry (MobileNetV2 hybrid: 252 KB) */
+    if (!dw_rows_any_width(ctx, h)) {
+      h->w32 = malloc((size_t)elems * sizeof(int32_t));
+      if (!h->w32) goto oom;
+      for (int64_t i = 0; i < elems; i++) h->w32[i] = h->w[i];
+    }
   } else {
     h->wsum = malloc((size_t)n * sizeof(int32_t));
     if (!h->wsum) goto oom;
@@ -620,7 +651,7 @@ const char *tfcc_hybrid_kernel(const tfcc_hybrid *h) {
 const char *tfcc_hybrid_dw_kernel(const tfcc_hybrid *h, const tfcc_conv_geom *g) {
   if (!h || h->op != TFCC_HYB_DW) return tfcc_hybrid_kernel(h);
   if (dw_rows(h, g)) return "hybrid-dwconv-avx512vnni";
-  return tfcc_hyb_dwconv_fast_applies(g) ? "hybrid-dwconv-vec" : "hybrid-dwconv";
+  return dw_fast(h, g) ? "hybrid-dwconv-vec" : "hybrid-dwconv";
 }
 
 /* ---- scratch: [int8 input][zp per group][scale per group][GEMM scratch] */
@@ -833,8 +864,7 @@ static size_t conv_scratch(const tfcc_op_ctx *ctx, const tfcc_hybrid *h, const t
                           tfcc_q8_dw_scratch_bytes(&h->dwv, g, tfcc_threadpool_size(ctx->pool)),
                           base, s);
   if (h->op == TFCC_HYB_DW) /* int16 q - zp for the fast kernel (+ its expansion), else int8 */
-    return scratch_layout(tfcc_hyb_dwconv_fast_applies(g) ? dw_fast_bytes(g) : elems,
-                          (size_t)g->batches, 0, base, s);
+    return scratch_layout(dw_fast(h, g) ? dw_fast_bytes(g) : elems, (size_t)g->batches, 0, base, s);
   if (conv_per_pixel(h, g))
     return scratch_layout(
         elems, (size_t)g->batches * (size_t)g->in_h * (size_t)g->in_w,
@@ -949,7 +979,7 @@ tfcc_status tfcc_hybrid_conv_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const 
     return TFCC_OK;
   }
   if (h->op == TFCC_HYB_DW) {
-    const bool fast = tfcc_hyb_dwconv_fast_applies(g);
+    const bool fast = dw_fast(h, g);
     const tfcc_conv_geom gk = tfcc_hyb_dwconv_expanded_geom(g);
     int16_t *q16 = (int16_t *)(void *)s.q, *xk = q16;
     if (fast) {

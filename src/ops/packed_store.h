@@ -55,7 +55,11 @@ enum {
   /* cache54: a hybrid (float32 input, int8 weights) CONV_2D / FULLY_CONNECTED / BATCH_MATMUL's
    * weights packed for the q8 GEMM (as uint8 w + 128, filter offset -128), then their int32
    * column sums (ops/hybrid.c) */
-  TFCC_BLOCK_HYB_Q8 = 16
+  TFCC_BLOCK_HYB_Q8 = 16,
+  /* cache55: a hybrid DEPTHWISE_CONV_2D's int8 filter packed for the q8 depthwise row kernel
+   * (depth multiplier 1, AVX512-VNNI): a tfcc_q8_dw_packed block with its layout header, signed,
+   * no offsets and no bias (ops/hybrid.c) */
+  TFCC_BLOCK_HYB_DW = 17
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

@@ -75,6 +75,14 @@ if [ -x "$build/tools/tfcc" ] && [ -n "$shared" ]; then
     "$build/tools/tfcc" bench "$conf/$m.tflite" --runs 1 --warmup 0 --profile-runs 0 \
       --weights-cache "$wcorpus/$m.wc" >/dev/null 2>&1 || true
   done
+  # cache55: 17, the hybrid depthwise's q8 row-kernel packing (written where the CPU has the
+  # row kernel, AVX512-VNNI; elsewhere the model's cache holds no block)
+  for m in depthwise_conv_2d_hybrid_pc_3x3_same; do
+    [ -f "$conf/$m.tflite" ] || continue
+    rm -f "$wcorpus/$m.wc"
+    "$build/tools/tfcc" bench "$conf/$m.tflite" --runs 1 --warmup 0 --profile-runs 0 \
+      --weights-cache "$wcorpus/$m.wc" >/dev/null 2>&1 || true
+  done
   ls -l "$wcorpus"
 fi
 # Encrypted-container seeds (fuzz_crypto_container's fixed key is 01 02 .. 20).

@@ -14,7 +14,9 @@
  * f32 GEMM (TFCC_BLOCK_BMM_F32_GEMM, a float model) or transposed for the XNNPACK-order path
  * (TFCC_BLOCK_BMM_F32_T, a hybrid model in TFLITE mode), and hybrid CONV_2D / FULLY_CONNECTED
  * / BATCH_MATMUL's q8 packing with its column sums (TFCC_BLOCK_HYB_Q8); the warm load takes
- * every block (nothing packed), and a cache made at avx2 is refused at sse4. */
+ * every block (nothing packed), and a cache made at avx2 is refused at sse4. cache55: the hybrid
+ * DEPTHWISE_CONV_2D's q8 row-kernel packing (TFCC_BLOCK_HYB_DW), where the CPU has that kernel
+ * (AVX512-VNNI, cap avx512): a cache made there is refused at avx2. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include "format/tflite_reader.h"
+#include "kernels/q8-dwconv/dwconv.h"
 #include "ops/packed_store.h"
 #include "runtime/internal.h"
 #include "runtime/weights_cache.h"
@@ -43,6 +46,7 @@ typedef struct pcase {
   uint32_t block;
   bool wide_only; /* the block exists only where an 8- or 16-lane variant runs */
   bool int8_too;  /* the variant changes int8 constants too (the block packs int8 weights) */
+  bool dw_rows;   /* the block exists only where the q8 depthwise has a row kernel (VNNI) */
 } pcase;
 
 /* A copy of the model with every float32 constant changed (scaled, shifted), integers kept
@@ -145,7 +149,7 @@ static void foreign(const pcase *pc, const char *path, const char *cache, const 
   tfcc_model_release(m);
   m = load(rt, path, cache, pc->qc);
   const tfcc_wcache_stats st = m ? cur_stats(m) : (tfcc_wcache_stats){0};
-  CHECKF(st.rejected && st.hits == 0 && (st.written > 0 || pc->wide_only),
+  CHECKF(st.rejected && st.hits == 0 && (st.written > 0 || pc->wide_only || pc->dw_rows),
          "%s: a cache of another cap loaded at %s: rejected %d, %u hits, %u written", pc->file,
          other, (int)st.rejected, st.hits, st.written);
   CHECKF(ref && m && same(m, ref, nr), "%s: foreign cache at %s: output differs", pc->file, other);
@@ -188,7 +192,10 @@ static void test_case(const pcase *pc, const char *cap) {
   tfcc_model_release(m);
 
   /* the cache: cold (written, with the block), warm (taken), update (rewritten), load of B */
-  const bool want_block = !pc->wide_only || strcmp(cap, "avx2") == 0 || strcmp(cap, "avx512") == 0;
+  const tfcc_q8_dw_kernel *dwk = tfcc_q8_dw_select(rt->isa);
+  const bool want_block =
+      pc->dw_rows ? dwk && dwk->row_s
+                  : !pc->wide_only || strcmp(cap, "avx2") == 0 || strcmp(cap, "avx512") == 0;
   unlink(cache);
   m = load(rt, pa, cache, pc->qc);
   CHECK(m && same(m, ref_a, na));
@@ -209,7 +216,8 @@ static void test_case(const pcase *pc, const char *cap) {
   CHECKF(!want_block || st.hits >= blocks_in(cache, pc->block),
          "%s at %s: warm load took %u blocks, the file holds %u of block %u", pc->file, cap,
          st.hits, blocks_in(cache, pc->block), (unsigned)pc->block);
-  if (want_block && strcmp(cap, "avx2") == 0) foreign(pc, pa, cache, "sse4");
+  if (want_block && strcmp(cap, pc->dw_rows ? "avx512" : "avx2") == 0)
+    foreign(pc, pa, cache, pc->dw_rows ? "avx2" : "sse4");
   CHECK(m && tfcc_model_update_weights(m, pb) == TFCC_OK);
   if (m) tfcc_weights_join_writer(m);
   st = m ? cur_stats(m) : (tfcc_wcache_stats){0};
@@ -239,39 +247,48 @@ int main(void) {
   static const pcase cases[] = {
       /* REFERENCE mode: the builtin-order convolutions (1x8 over 1 channel, 3x3 stride 2) */
       {"hybrid_net_conv_eigen_builtin.tflite", TFCC_QUANT_COMPAT_REFERENCE, TFCC_BLOCK_EIGEN_CONV,
-       false, false},
+       false, false, false},
       /* TFLITE mode: the FC-order 1x1 CONV_2D (20 outputs: a 4-unit last block, K 33) */
       {"hybrid_probe_conv1_o20_i33.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_FC_TAIL, true,
-       false},
+       false, false},
       /* TFLITE mode: FULLY_CONNECTED of 17 units (a 1-unit last block) */
       {"hybrid_net_fc_f32w_u17.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_FC_TAIL, true,
-       false},
+       false, false},
       /* REFERENCE mode: builtin-order FULLY_CONNECTEDs of constant weights (4 and 2 rows) */
       {"hybrid_net_dyn_fc_f32_builtin.tflite", TFCC_QUANT_COMPAT_REFERENCE, TFCC_BLOCK_FC_EIGEN,
-       false, false},
+       false, false, false},
       /* cache54: 16x8 CONV_2D on q16-gemm (int16 input, int8 filter; int32 bias) */
-      {"conv_2d_i16_3x3_same.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q16_GEMM, false, true},
-      {"conv_2d_i16_bias32.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q16_GEMM, false, true},
+      {"conv_2d_i16_3x3_same.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q16_GEMM, false, true,
+       false},
+      {"conv_2d_i16_bias32.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q16_GEMM, false, true,
+       false},
       /* cache54: constant float32 BATCH_MATMUL rhs packed for the f32 GEMM (two rhs batches; a
        * broadcast adj_y one) */
       {"batch_matmul_f32_const_rhs.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_BMM_F32_GEMM,
-       false, false},
+       false, false, false},
       {"batch_matmul_f32_const_rhs_bcast_adj_y.tflite", TFCC_QUANT_COMPAT_TFLITE,
-       TFCC_BLOCK_BMM_F32_GEMM, false, false},
+       TFCC_BLOCK_BMM_F32_GEMM, false, false, false},
       /* cache54: the adj_y rhs of a hybrid model's float BATCH_MATMUL transposed for the
        * XNNPACK-order path (TFLITE mode) */
       {"hybrid_net_bmm_const_rhs_fc_adj_y.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_BMM_F32_T,
-       false, false},
+       false, false, false},
       /* cache54: hybrid GEMM ops' q8 packing and column sums (TFCC_BLOCK_HYB_Q8): CONV_2D (qd8),
        * a grouped one (the filter spread at a cold load only), FULLY_CONNECTED (REFERENCE mode,
        * asymmetric), BATCH_MATMUL (the rhs transposed at a cold load only) */
       {"conv_2d_hybrid_pc_3x3_same_relu.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_HYB_Q8, false,
-       true},
+       true, false},
       {"conv_2d_hybrid_grouped_pc_g4.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_HYB_Q8, false,
-       true},
+       true, false},
       {"fully_connected_hybrid_pt_asym.tflite", TFCC_QUANT_COMPAT_REFERENCE, TFCC_BLOCK_HYB_Q8,
-       false, true},
-      {"batch_matmul_hybrid_pt.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_HYB_Q8, false, true}};
+       false, true, false},
+      {"batch_matmul_hybrid_pt.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_HYB_Q8, false, true,
+       false},
+      /* cache55: a hybrid DEPTHWISE_CONV_2D's row-kernel packing (TFCC_BLOCK_HYB_DW, where the
+       * q8 depthwise has a row kernel: AVX512-VNNI), per-channel, both arithmetics */
+      {"depthwise_conv_2d_hybrid_pc_3x3_same.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_HYB_DW,
+       false, true, true},
+      {"depthwise_conv_2d_hybrid_pc_half_steps.tflite", TFCC_QUANT_COMPAT_REFERENCE,
+       TFCC_BLOCK_HYB_DW, false, true, true}};
   const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) test_case(&cases[c], caps[i]);
