@@ -211,6 +211,18 @@ static const bmm_const_rhs *bmm_const_get(const tfcc_op_ctx *ctx, const tfcc_bmm
   return c;
 }
 
+/* fuzz55: whether rb packed matrices of per floats may be kept at load for an rhs of rb
+ * matrices of mat floats: at most 4 x the rhs's bytes + 64 KiB. The GEMM packing pads the n
+ * columns to panels of the kernel's NR (up to 32) and K to K + 1 rows: every rhs with n >= NR
+ * packs to under 4 x its bytes, and a narrow one up to 64 KiB is kept too. Past that (a
+ * [2^24, 1, 1] rhs of 64 MB packs to 256 bytes a matrix, 4 GB at NR 32; 64x its file bytes) the
+ * rhs is packed per run into the op's scratch, one matrix at a time, as a run-time rhs is. The
+ * transposed layout (xnn) is the rhs's size and always fits. */
+static bool bmm_const_bounded(int64_t rb, size_t mat, size_t per) {
+  const double rhs = (double)rb * (double)mat * sizeof(float);
+  return (double)rb * (double)per * sizeof(float) <= 4.0 * rhs + 65536.0;
+}
+
 /* exact53: prepare (model load runs the first): a float32 rhs that is a constant of the file,
  * packed for the GEMM (xnn false) or, adj_y on the XNNPACK-order path, transposed, once for
  * every session; a failure (out of memory) leaves the per-run work. cache54: the result is a
@@ -229,7 +241,8 @@ static void bmm_const_prepare(tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, bool xnn
   const tfcc_f32_gemm_kernel *gk = xnn ? NULL : tfcc_f32_gemm_select(ctx->isa);
   const size_t per = xnn ? mat : tfcc_f32_packed_bytes(gk, d->n, d->k) / sizeof(float);
   const bool fits = rb > 0 && (size_t)rb <= SIZE_MAX / sizeof(float) / (per ? per : 1);
-  const size_t bytes = fits ? (size_t)rb * per * sizeof(float) : 0;
+  const size_t bytes =
+      fits && bmm_const_bounded(rb, mat, per) ? (size_t)rb * per * sizeof(float) : 0;
   const tfcc_packed_key *key = xnn ? &c->key_t : &c->key_gemm;
   const float *hit = bytes ? tfcc_packed_get(key, bytes) : NULL;
   float *buf = bytes && !hit ? tfcc_wmem_alloc(bytes) : NULL;
@@ -372,6 +385,8 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   tfcc_status st = bmm_shapes(ctx, &d, &orank, od);
   if (st != TFCC_OK) return st;
+  /* fuzz55: no output, no walk (an lhs [2^30, 0, k] has 2^30 empty batches) */
+  if (d.m == 0 || d.n == 0) return TFCC_OK;
   if (p->hyb)
     return tfcc_hybrid_fc_eval(
         ctx, p->hyb, d.k > 0 ? (int32_t)(tfcc_tensor_elements(ctx->in[0]) / d.k) : 0, d.n, d.k);

@@ -39,7 +39,12 @@
  * stop 54 (by reading and a sweep of empty tensors, ahead of the fuzzer): the 8-bit depthwise row
  * kernels' sparse dilated spans on the hybrid path too (tfcc_q8_dw_fits), and kernels that walked
  * the 2^40 empty rows of a [2^20, 2^20, 0] tensor one by one (RESIZE_BILINEAR's reference kernels,
- * PACK's row copies, REVERSE_SEQUENCE, CUMSUM along an empty axis).
+ * PACK's row copies, REVERSE_SEQUENCE, CUMSUM along an empty axis); stop 55 (ops.test_empty_dims,
+ * every conformance case with each input given a zero dimension, ahead of the fuzzer): the same
+ * class in BATCH_MATMUL, GATHER, LSH_PROJECTION, MATRIX_DIAG, REVERSE_SEQUENCE's empty batch axis,
+ * ONE_HOT, the int16x8 depthwise driver and the TRANSPOSE_CONV reference scatters, and from a
+ * stage-5-like run a STABLEHLO_REDUCE_WINDOW of 8.4 M taps mostly past its input (3.5 s under
+ * ASan; its reference walk now takes rows).
  * Stage 5 runs a fixed count of inputs from a seed taken from the commit
  * (scripts/test.sh), so CI's finds can be reproduced. Run by hand:
  *   build-asan/tests/fuzz/fuzz_model_run -max_total_time=300 -timeout=20 -rss_limit_mb=3072 \

@@ -194,8 +194,8 @@ static void run(tfcc_dtype dt, int32_t lr, const int32_t *ld, int32_t rr, const 
 /* exact53: a float32 rhs that is a constant of the file is packed for the GEMM at the first
  * prepare (no per-run scratch) and gives exactly the bits of the per-run packing (the same rhs
  * as a run-time input): rhs batches, adj_y, a broadcast rhs, K over the packing's K block. */
-static void const_rhs_case(int32_t lr, const int32_t *ld, int32_t rr, const int32_t *rd, bool ay,
-                           int32_t orank, const int32_t *od) {
+static void const_rhs_case_packed(int32_t lr, const int32_t *ld, int32_t rr, const int32_t *rd,
+                                  bool ay, int32_t orank, const int32_t *od, bool at_load) {
   int64_t nl = 1, nr = 1, no = 1;
   for (int i = 0; i < lr; i++) nl *= ld[i];
   for (int i = 0; i < rr; i++) nr *= rd[i];
@@ -220,14 +220,19 @@ static void const_rhs_case(int32_t lr, const int32_t *ld, int32_t rr, const int3
     CHECKF(memcmp(c[0].out_data, c[1].out_data, (size_t)no * 4) == 0,
            "constant rhs (rank %d, adj_y %d): other bits than the per-run packing", (int)rr,
            (int)ay);
-    CHECKF(c[0].scratch_bytes == 0 && c[1].scratch_bytes > 0,
-           "scratch %zu (constant rhs) and %zu (run-time rhs)", c[0].scratch_bytes,
-           c[1].scratch_bytes);
+    CHECKF((c[0].scratch_bytes == 0) == at_load && c[1].scratch_bytes > 0,
+           "scratch %zu (constant rhs, %s at load) and %zu (run-time rhs)", c[0].scratch_bytes,
+           at_load ? "packed" : "not packed", c[1].scratch_bytes);
   }
   tt_done(&c[0]);
   tt_done(&c[1]);
   free(l);
   free(r);
+}
+
+static void const_rhs_case(int32_t lr, const int32_t *ld, int32_t rr, const int32_t *rd, bool ay,
+                           int32_t orank, const int32_t *od) {
+  const_rhs_case_packed(lr, ld, rr, rd, ay, orank, od, true);
 }
 
 static void const_rhs_cases(void) {
@@ -241,6 +246,14 @@ static void const_rhs_cases(void) {
   const_rhs_case(2, l4, 2, r4, false, 2, o4); /* K in two blocks of the packing */
   const int32_t l5[3] = {2, 9, 600}, r5[2] = {37, 600}, o5[3] = {2, 9, 37};
   const_rhs_case(3, l5, 2, r5, true, 3, o5);
+  /* fuzz55: 8192 matrices of 1 x 1 (32 KiB) pack to 64 to 256 bytes each (0.5 to 2 MiB, over
+   * 4 x the rhs + 64 KiB): not packed at load; each run packs into scratch, the same bits */
+  const int32_t l6[3] = {8192, 3, 1}, r6[3] = {8192, 1, 1}, o6[3] = {8192, 3, 1};
+  const_rhs_case_packed(3, l6, 3, r6, false, 3, o6, false);
+  const_rhs_case_packed(3, l6, 3, r6, true, 3, o6, false);
+  /* one 1 x 4000 rhs (16 KB) packs to 32 KB (K + 1 rows) at every NR: 2 x, packed at load */
+  const int32_t l7[2] = {5, 1}, r7[2] = {1, 4000}, o7[2] = {5, 4000};
+  const_rhs_case_packed(2, l7, 2, r7, false, 2, o7, true);
 }
 
 int main(void) {

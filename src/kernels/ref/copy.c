@@ -76,18 +76,22 @@ void tfcc_ref_copy_nd(int32_t rank, const int32_t *dims, const void *in, int64_t
   }
 }
 
-/* Whether any of the n rows has bytes: an output of empty rows (PACK of [2^20, 2^20, 0] inputs)
- * has 2^40 of them to walk for nothing. */
-static bool any_bytes(int32_t n, const size_t *inner_bytes) {
-  for (int32_t i = 0; i < n; i++)
-    if (inner_bytes[i]) return true;
-  return false;
-}
+/* Whether any of the n parts of a row has bytes (any_bytes: sizes in bytes; any_elems: uint8
+ * elements): an output of empty rows (PACK of [2^20, 2^20, 0] inputs) has 2^40 of them to walk
+ * for nothing (fuzz54). */
+#define TFCC_ANY_NONZERO(fn, type) \
+  static bool fn(int32_t n, const type *inner) { \
+    for (int32_t i = 0; i < n; i++) \
+      if (inner[i]) return true; \
+    return false; \
+  }
+TFCC_ANY_NONZERO(any_bytes, size_t)
+TFCC_ANY_NONZERO(any_elems, int64_t)
 
 void tfcc_ref_concat(int32_t n, const void *const *in, const size_t *inner_bytes, int64_t outer,
                      void *out) {
   uint8_t *o = (uint8_t *)out;
-  if (!any_bytes(n, inner_bytes)) return; /* empty rows: nothing to walk (fuzz54) */
+  if (!any_bytes(n, inner_bytes)) return;
   for (int64_t k = 0; k < outer; k++)
     for (int32_t i = 0; i < n; i++) {
       if (inner_bytes[i])
@@ -112,9 +116,7 @@ void tfcc_ref_concat_u8_scaled(int32_t n, const uint8_t *const *in, const int64_
                                float out_scale, int32_t out_zp, uint8_t *out) {
   const float inverse_output_scale = 1.f / out_scale;
   uint8_t *o = out;
-  bool rows = false;
-  for (int32_t i = 0; i < n; i++) rows = rows || inner[i] > 0;
-  if (!rows) return;
+  if (!any_elems(n, inner)) return;
   for (int64_t k = 0; k < outer; k++) {
     for (int32_t i = 0; i < n; i++) {
       const uint8_t *p = in[i] + k * inner[i];

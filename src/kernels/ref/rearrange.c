@@ -6,6 +6,7 @@
 void tfcc_ref_matrix_diag(const void *diag, int64_t batch, int64_t n, size_t es, void *out) {
   const uint8_t *d = diag;
   uint8_t *o = out;
+  if (n == 0) return; /* empty matrices: 2^40 batches of nothing ([2^20, 2^20, 0], fuzz55) */
   memset(o, 0, (size_t)(batch * n * n) * es);
   for (int64_t b = 0; b < batch; b++)
     for (int64_t i = 0; i < n; i++)
@@ -18,6 +19,7 @@ void tfcc_ref_matrix_set_diag(const void *in, const void *diag, int64_t batch, i
   uint8_t *o = out;
   const int64_t k = rows < cols ? rows : cols;
   if (out != in) memmove(o, in, (size_t)(batch * rows * cols) * es);
+  if (k == 0) return; /* no diagonal: batches of nothing (fuzz55) */
   for (int64_t b = 0; b < batch; b++)
     for (int64_t i = 0; i < k; i++)
       memcpy(o + (size_t)((b * rows + i) * cols + i) * es, d + (size_t)(b * k + i) * es, es);
@@ -29,7 +31,9 @@ void tfcc_ref_reverse_sequence(const void *in, const int64_t *len, int64_t outer
   const uint8_t *x = in;
   uint8_t *y = out;
   const size_t row = (size_t)inner * es;
-  if (row == 0) return; /* empty rows: nothing to walk ([2^20, 2^20, 0]: 2^40 of them, fuzz54) */
+  /* empty rows: nothing to walk ([2^20, 2^20, 0]: 2^40 of them, fuzz54), nor rows of an empty
+   * axis (2^30 x 0 batches: fuzz55) */
+  if (row == 0 || outer == 0 || d0 == 0 || mid == 0 || d1 == 0) return;
   for (int64_t o = 0; o < outer; o++)
     for (int64_t i = 0; i < d0; i++)
       for (int64_t m = 0; m < mid; m++)

@@ -3,28 +3,36 @@
 
 #include "kernels/ref/shlo_util.h"
 
-/* One window walk per output element; COMBINE(acc, v) updates acc. */
+/* One window walk per output element; COMBINE(acc, v) updates acc. The window's last
+ * dimension is a row walked in a tight loop from its base offset, up to the first position
+ * past the input (positions grow along it); the other dimensions step per row, and a row whose
+ * position passes the input in one of them is skipped whole. The taps combined, and their
+ * order, are those of a walk over every window position that skips the ones outside (fuzz55:
+ * 8.4 M taps of a window mostly past a small input took 3.5 s under ASan at 400 ns a tap). */
 #define RW_LOOP(T, COMBINE) \
   { \
     const T *x = in; \
     T *o = out; \
+    const int32_t last = rank - 1; \
+    const int64_t row_len = window[last], n_rows = row_len > 0 ? n_win / row_len : 0; \
     int64_t oi[TFCC_MAX_DIMS] = {0}; \
     for (int64_t n = 0; n < n_out; n++) { \
       T acc = *(const T *)init; \
       int64_t wi[TFCC_MAX_DIMS] = {0}; \
-      for (int64_t w = 0; w < n_win; w++) { \
+      for (int64_t r = 0; r < n_rows; r++) { \
         int64_t src = 0; \
         bool inside = true; \
-        for (int32_t k = 0; k < rank; k++) { \
+        for (int32_t k = 0; k < last; k++) { \
           const int64_t p = oi[k] * strides[k] + wi[k] * dilations[k]; \
           inside = inside && p < dims[k]; \
           src += p * istride[k]; \
         } \
-        if (inside) { \
-          const T v = x[src]; \
+        const int64_t p0 = oi[last] * strides[last], step = dilations[last]; \
+        for (int64_t w = 0, p = p0; inside && w < row_len && p < dims[last]; w++, p += step) { \
+          const T v = x[src + p]; \
           COMBINE; \
         } \
-        for (int32_t k = rank - 1; k >= 0; k--) { \
+        for (int32_t k = last - 1; k >= 0; k--) { \
           if (++wi[k] < window[k]) break; \
           wi[k] = 0; \
         } \
@@ -60,6 +68,11 @@ bool tfcc_ref_reduce_window(tfcc_rw_fn fn, tfcc_dtype dt, const void *in, const 
                             int32_t rank, const int64_t *window, const int64_t *strides,
                             const int64_t *dilations, const void *init, const int32_t *out_dims,
                             void *out) {
+  if (rank == 0) { /* one element: a window of one */
+    static const int32_t one32[1] = {1};
+    static const int64_t one64[1] = {1};
+    return tfcc_ref_reduce_window(fn, dt, in, one32, 1, one64, one64, one64, init, one32, out);
+  }
   int64_t istride[TFCC_MAX_DIMS], n_out = 1, n_win = 1, s = 1;
   for (int32_t k = 0; k < rank; k++) n_out *= out_dims[k];
   /* no window to walk; the window's size may pass int64 (windows that fit none of the input) */

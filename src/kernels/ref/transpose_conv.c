@@ -11,8 +11,14 @@
 #pragma STDC FP_CONTRACT OFF /* the float sums round each product, as TFLite's kernels here do */
 #endif
 
+/* Batches the scatter walks: none for an empty input, whose rows (2^30 of width 0) add
+ * nothing (fuzz55). */
+static int32_t scatter_batches(const tfcc_conv_geom *g) {
+  return g->in_h > 0 && g->in_w > 0 && g->in_c > 0 ? g->batches : 0;
+}
+
 #define TFCC_TCONV_SCATTER(ACC, IN_EXPR, F_EXPR) \
-  for (int32_t b = 0; b < g->batches; b++) \
+  for (int32_t b = 0; b < scatter_batches(g); b++) \
     for (int32_t iy = 0; iy < g->in_h; iy++) \
       for (int32_t ix = 0; ix < g->in_w; ix++) { \
         const int32_t oy0 = iy * g->stride_h - g->pad_h; \
@@ -350,7 +356,7 @@ void tfcc_tconv_hybrid(const tfcc_conv_geom *g, const float *in, const int8_t *f
     if (n_in > 0)
       tfcc_hyb_quantize(TFCC_HYB_ASYM, in + (size_t)b * n_in, n_in, q, &s, &zp, NULL, NULL);
     memset(acc, 0, n_out * sizeof(int32_t));
-    for (int32_t iy = 0; iy < g->in_h; iy++)
+    for (int32_t iy = 0; iy < (n_in > 0 ? g->in_h : 0); iy++)
       for (int32_t ix = 0; ix < g->in_w; ix++) {
         const int8_t *ip = q + ((size_t)iy * g->in_w + ix) * g->in_c;
         const int32_t oy0 = iy * g->stride_h - g->pad_h, ox0 = ix * g->stride_w - g->pad_w;
