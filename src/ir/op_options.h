@@ -90,7 +90,7 @@ typedef enum tfcc_options_kind {
   TFCC_OPTIONS_MFCC,                  /* ops: Mfcc */
   TFCC_OPTIONS_NUMERIC_VERIFY,        /* ops: NumericVerify */
   TFCC_OPTIONS_HADAMARD_ROTATION,     /* aeq.hadamard_rotation */
-  TFCC_OPTIONS_MOE                    /* sweep7: moe (LiteRT's XNNPACK experts operator) */
+  TFCC_OPTIONS_MOE                    /* moe (LiteRT's XNNPACK experts operator) */
 } tfcc_options_kind;
 
 /* Conv2DOptions. */
@@ -462,7 +462,7 @@ typedef struct tfcc_op_options {
     tfcc_mfcc_options mfcc;                         /* ops: custom Mfcc */
     tfcc_numeric_verify_options numeric_verify;     /* ops: custom NumericVerify */
     tfcc_hadamard_options hadamard;                 /* custom aeq.hadamard_rotation */
-    tfcc_moe_options moe;                           /* sweep7: custom moe */
+    tfcc_moe_options moe;                           /* custom moe */
   };
 } tfcc_op_options;
 

@@ -7,7 +7,7 @@
  * kernel reads the tensor's single legacy scale, which its interpreter leaves 0 for a
  * per-channel tensor, and outputs zeros there (docs/operators.md). Hybrid (float32 lhs,
  * constant int8 rhs) runs in ops/hybrid.c as the FULLY_CONNECTED TFLite makes of it.
- * exact53: a float32 rhs that is a constant of the file is prepared once, at the first prepare
+ * a float32 rhs that is a constant of the file is prepared once, at the first prepare
  * (model load), for every session (bmm_const_rhs): the GEMM path's packings, one per rhs batch,
  * or the XNNPACK-order path's adj_y rhs transposed to [k][n]; per run both were redone. */
 #include <math.h>
@@ -26,14 +26,14 @@
 #include "ops/pack_once.h"
 #include "ops/work_estimate.h"
 
-/* exact53: a constant float32 rhs prepared once (bmm_const_prepare): rb matrices (the rhs
+/* a constant float32 rhs prepared once (bmm_const_prepare): rb matrices (the rhs
  * batches) of the GEMM path packed for kernel gk (per_batch floats each, a multiple of 64
  * bytes), or (xnn) transposed from [n][k] to [k][n]. The same bits as the per-run work. */
 typedef struct bmm_const_rhs {
   tfcc_pack_once once;
   const float *buf;                /* own, or the weights cache's block; NULL: not prepared */
   float *own;                      /* buf when tfcc_wmem_alloc'ed here */
-  tfcc_packed_key key_gemm, key_t; /* its block in the weights cache (cache54), by layout */
+  tfcc_packed_key key_gemm, key_t; /* its block in the weights cache, by layout */
   const tfcc_f32_gemm_kernel *gk;  /* GEMM packing's kernel; NULL for the transposed layout */
   size_t per_batch;                /* floats per rhs batch in buf */
   int32_t n, k;                    /* the shapes it was made for */
@@ -46,11 +46,11 @@ typedef struct bmm_params {
   bool quantized;
   atomic_bool f32_logged; /* KERNEL_FALLBACK written */
   tfcc_hybrid *hyb;       /* float32 lhs with constant int8 rhs (ops/hybrid.h), else NULL */
-  bool xnn_f32;   /* exact2: float32 x float32 in a hybrid model, TFLITE mode: XNNPACK's order */
-  bool eigen_f32; /* exact6: the same in REFERENCE mode: the classic interpreter's Eigen GEMM */
-  int32_t n_col;  /* int16 x int8 per output column: multipliers in col_mult / col_shift */
+  bool xnn_f32;           /* float32 x float32 in a hybrid model, TFLITE mode: XNNPACK's order */
+  bool eigen_f32;         /* the same in REFERENCE mode: the classic interpreter's Eigen GEMM */
+  int32_t n_col;          /* int16 x int8 per output column: multipliers in col_mult / col_shift */
   int32_t *col_mult, *col_shift;
-  bmm_const_rhs crhs; /* exact53: a constant float32 rhs prepared once */
+  bmm_const_rhs crhs; /* a constant float32 rhs prepared once */
 } bmm_params;
 
 static void bmm_release(void *params) {
@@ -129,7 +129,7 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
     bmm_release(p);
     return st;
   }
-  /* exact2: TFLite's delegate takes a float BATCH_MATMUL of rank >= 2 operands
+  /* TFLite's delegate takes a float BATCH_MATMUL of rank >= 2 operands
    * (VisitBatchMatMulNode; adj_x becomes a transpose node) */
   p->xnn_f32 = !p->hyb && l && r && o && l->dtype == TFCC_FLOAT32 && r->dtype == TFCC_FLOAT32 &&
                l->rank >= 2 && r->rank >= 2 && tfcc_hybrid_xnn_float(ctx);
@@ -211,7 +211,7 @@ static const bmm_const_rhs *bmm_const_get(const tfcc_op_ctx *ctx, const tfcc_bmm
   return c;
 }
 
-/* fuzz55: whether rb packed matrices of per floats may be kept at load for an rhs of rb
+/* whether rb packed matrices of per floats may be kept at load for an rhs of rb
  * matrices of mat floats: at most 4 x the rhs's bytes + 64 KiB. The GEMM packing pads the n
  * columns to panels of the kernel's NR (up to 32) and K to K + 1 rows: every rhs with n >= NR
  * packs to under 4 x its bytes, and a narrow one up to 64 KiB is kept too. Past that (a
@@ -223,9 +223,9 @@ static bool bmm_const_bounded(int64_t rb, size_t mat, size_t per) {
   return (double)rb * (double)per * sizeof(float) <= 4.0 * rhs + 65536.0;
 }
 
-/* exact53: prepare (model load runs the first): a float32 rhs that is a constant of the file,
+/* prepare (model load runs the first): a float32 rhs that is a constant of the file,
  * packed for the GEMM (xnn false) or, adj_y on the XNNPACK-order path, transposed, once for
- * every session; a failure (out of memory) leaves the per-run work. cache54: the result is a
+ * every session; a failure (out of memory) leaves the per-run work. The result is a
  * block of the weights cache (TFCC_BLOCK_BMM_F32_GEMM or _T by layout; its size follows from
  * the shapes and the GEMM kernel, which the cache's identity names): a hit is used in place
  * without reading the rhs. */
@@ -289,7 +289,7 @@ static void bmm_f32_run(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, const fl
       lstride *= d->lhs_b[i];
       rstride *= d->rhs_b[i];
     }
-    if (c && roff != packed_off) { /* packed at load (exact53) */
+    if (c && roff != packed_off) { /* packed at load */
       tfcc_f32_packed_view(k, d->n, d->k, c->buf + (size_t)roff * c->per_batch, &pk);
       packed_off = roff;
     } else if (roff != packed_off) {
@@ -306,7 +306,7 @@ static void bmm_f32_run(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d, const fl
   }
 }
 
-/* cache54: the constant rhs prepared at load is what every later eval reads, at any lhs shape
+/* the constant rhs prepared at load is what every later eval reads, at any lhs shape
  * (the rhs fixes n, k and its batches; an empty lhs reads no rhs): its bytes are released. */
 static void bmm_consumed(const tfcc_op_ctx *ctx, const tfcc_packed_key *key) {
   tfcc_packed_consumed(key, ctx->params, ctx->in[1]->data);
@@ -385,7 +385,7 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
   int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
   tfcc_status st = bmm_shapes(ctx, &d, &orank, od);
   if (st != TFCC_OK) return st;
-  /* fuzz55: no output, no walk (an lhs [2^30, 0, k] has 2^30 empty batches) */
+  /* no output, no walk (an lhs [2^30, 0, k] has 2^30 empty batches) */
   if (d.m == 0 || d.n == 0) return TFCC_OK;
   if (p->hyb)
     return tfcc_hybrid_fc_eval(
@@ -395,7 +395,7 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
   switch (ctx->in[0]->dtype) {
     case TFCC_FLOAT32:
       if (p->xnn_f32 && ctx->ks && ctx->ks->tflite_f32 && bmm_const_get(ctx, &d, true)) {
-        tfcc_bmm_dims dt = d; /* the rhs transposed at load (exact53): [k][n] matrices */
+        tfcc_bmm_dims dt = d; /* the rhs transposed at load: [k][n] matrices */
         dt.adj_y = false;
         tfcc_xnn_bmm_run(ctx->pool, ctx->ks->tflite_f32, &dt, l, p->crhs.buf, o, NULL);
       } else if (p->xnn_f32 && ctx->ks && ctx->ks->tflite_f32 &&

@@ -4,7 +4,7 @@
  * place and a LOGISTIC on no path from the node: Eigen's logistic (no node delegated) for every
  * row below, the delegate's sigmoid for SLICE (begin or size computed: it stays static there),
  * GATHER, GATHER_ND, REVERSE_V2, CUMSUM, DYNAMIC_UPDATE_SLICE, BROADCAST_ARGS, SHAPE, SQUEEZE,
- * MATRIX_DIAG and ONE_HOT by computed indices (ref10). */
+ * MATRIX_DIAG and ONE_HOT by computed indices. */
 #include "ops/classic_dynamic.h"
 
 #include <stddef.h>

@@ -46,8 +46,8 @@ typedef struct conv_params {
   const void *xnn_src; /* filter data xnn_w was made from (xnn_dw: the filter itself) */
   const tfcc_tflite_f32_kernel *xnn_k;
   bool eigen_f32; /* ref9: the classic interpreter's builtin order (conv_eigen_f32_init) */
-  const tfcc_tflite_f32_kernel *eigen_k; /* its GEMM's vector kernel (exact10) */
-  /* exact11: layouts packed once from constants (ops/packed_layouts.h) */
+  const tfcc_tflite_f32_kernel *eigen_k; /* its GEMM's vector kernel */
+  /* layouts packed once from constants (ops/packed_layouts.h) */
   tfcc_packed_layout xnn_fc_tail; /* xnn_fc's nr2 narrow last block */
   tfcc_packed_layout eigen_kn;    /* eigen_f32: the filter [K][out_c] for eigen_k's GEMM */
   const void *eigen_src;          /* the filter data eigen_kn was made from */
@@ -137,7 +137,7 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
  * sums alike, whenever both group channel counts are 1): taps column by column, not the IGEMM's
  * row by row. Fewer output channels than its IGEMM's 8 columns take its "nr2" kernel
  * (xnn_create_convolution2d_nhwc_f32: gemm_config->nr > group_output_channels), which sums
- * each input channel modulo 4 apart (tfcc_xnn_conv_c4_f32_rows). exact9: a 1x1 filter of stride
+ * each input channel modulo 4 apart (tfcc_xnn_conv_c4_f32_rows). A 1x1 filter of stride
  * 1 (so no padding) with in + out channels > 2 is no convolution to XNNPACK: its subgraph
  * defines it as a FULLY_CONNECTED (xnn_define_convolution_2d), whose GEMM takes the nr2 kernel
  * by the overcompute rule (tfcc_xnn_fc_uses_nr2: 10, 12, 20, 36 outputs as well as fewer than
@@ -189,7 +189,7 @@ static void conv_eigen_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
   p->eigen_f32 = in && f && in->dtype == TFCC_FLOAT32 && f->dtype == TFCC_FLOAT32 && !f->sparsity &&
                  tfcc_hybrid_ref_builtin_float(ctx) && !tfcc_hybrid_ref_delegated_float(ctx);
   if (p->eigen_f32) p->eigen_k = tfcc_tflite_f32_select(ctx->isa);
-  /* exact11: a constant filter transposed for the vector GEMM once, not per run */
+  /* a constant filter transposed for the vector GEMM once, not per run */
   if (!p->eigen_f32 || !p->eigen_k || !p->eigen_k->eigen_gemm || !f->data || f->rank != 4) return;
   const int64_t k = (int64_t)f->dims[1] * f->dims[2] * f->dims[3];
   if (f->dims[0] <= 0 || k <= 0 || k > INT32_MAX ||
@@ -206,7 +206,7 @@ static const float *conv_eigen_kn(const tfcc_op_ctx *ctx) {
 }
 
 /* 16x8: a constant int8 filter packed once for q16-gemm (its panels of NR output channels);
- * out of memory or a filter too large leaves it to q16-dot. cache54: the packing is block
+ * out of memory or a filter too large leaves it to q16-dot. The packing is block
  * TFCC_BLOCK_Q16_GEMM of the weights cache (its size follows from the shapes and the kernel's
  * NR, the kernel from the cache's kernel level): a hit is used in place, the filter unread. */
 static void conv_q16_init(const tfcc_init_ctx *ctx, conv_params *p) {
@@ -230,7 +230,7 @@ static void conv_q16_init(const tfcc_init_ctx *ctx, conv_params *p) {
   }
   p->q16_k = k;
   p->q16_src = f->data;
-  /* cache54: where q16-gemm takes the layer at its stored shapes with up to 1024 threads, no
+  /* where q16-gemm takes the layer at its stored shapes with up to 1024 threads, no
    * later prepare or eval reads the raw filter (conv_prepare's condition, decided here): it is
    * released as the load goes instead of after the prepare pass, when every layer's filter and
    * packing were resident together (ResNet-50 int16x8's cold peak) */

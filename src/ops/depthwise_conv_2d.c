@@ -23,13 +23,13 @@ typedef struct dw_params {
   tfcc_conv_node n;   /* window, quantization, q8 depthwise packing, hybrid (ops/conv_node.h);
                        float32 uses the weights in place */
   bool xnn_f32;       /* ops: float32 in a hybrid model, TFLITE mode: XNNPACK's order */
-  bool builtin_f32;   /* sweep24: float32 in a hybrid model where XNNPACK declines the node
-                       (ref11: and REFERENCE mode in any subgraph the classic interpreter
+  bool builtin_f32;   /* float32 in a hybrid model where XNNPACK declines the node
+                       (and REFERENCE mode in any subgraph the classic interpreter
                        delegates nothing of): TFLite's builtin order (tfcc_dwconv_f32_bias_first) */
-  bool builtin_range; /* ref11: and REFERENCE mode's builtin activation range there
+  bool builtin_range; /* and REFERENCE mode's builtin activation range there
                          (tfcc_act_range_f32_builtin: NONE clamps to +-FLT_MAX) and clamp (a NaN
                          becomes the upper bound) */
-  /* exact2: one input channel and a depth multiplier > 1: XNNPACK makes it a convolution of
+  /* one input channel and a depth multiplier > 1: XNNPACK makes it a convolution of
    * one group with 1 input and out_c output channels, which its IGEMM (or nr2 kernel below 8
    * outputs) runs, taps row by row: the filter as tfcc_xnn_conv_pack packs it, else NULL */
   float *xnn_w;

@@ -58,19 +58,19 @@ typedef struct fc_params {
   /* float32 with run-time weights in TFLITE mode of a hybrid model: LiteRT runs TFLite's builtin
    * kernel (Eigen's GEBP order, tfcc_fc_f32_eigen) as the XNNPACK delegate leaves the node */
   bool eigen_f32;
-  /* ref10: REFERENCE mode where the classic interpreter's builtin kernel runs a float node: its
+  /* REFERENCE mode where the classic interpreter's builtin kernel runs a float node: its
    * activation range (tfcc_act_range_f32_builtin: NONE clamps to +-FLT_MAX, NaN passes) */
   bool builtin_range;
-  /* exact2: float32 with constant float32 weights in a hybrid subgraph (exact5: REFERENCE mode
+  /* float32 with constant float32 weights in a hybrid subgraph (REFERENCE mode
    * too): the delegate takes it (VisitFullyConnectedNode), XNNPACK's f32 GEMM (tfcc_xnn_fc_f32):
    * the weights packed at init (tfcc_xnn_fc_pack) for the vector kernel xnn_k->fc */
   bool xnn_f32;
   bool xnn_no_nr2;     /* REFERENCE mode at an nr2 width: the default order, unpacked weights */
   const float *xnn_wp; /* xnn_own, or a block of the weights cache */
   float *xnn_own;
-  tfcc_packed_layout xnn_tail; /* its nr2 kernel's narrow last block (exact11) */
+  tfcc_packed_layout xnn_tail; /* its nr2 kernel's narrow last block */
   const tfcc_tflite_f32_kernel *xnn_k;
-  /* exact11: eigen_f32 with constant weights (REFERENCE mode): the vector kernel's panels packed
+  /* eigen_f32 with constant weights (REFERENCE mode): the vector kernel's panels packed
    * once (tfcc_fc_eigen_pack), made from the weights at eigen_src */
   tfcc_packed_layout eigen_wp;
   const void *eigen_src;
@@ -196,8 +196,8 @@ static bool fc_small_takes(const fc_params *p, const tfcc_tensor *in, const tfcc
          tfcc_q8_fcs_fits(&p->small, batches);
 }
 
-/* exact11: constant float weights of the Eigen order (REFERENCE mode's builtin kernel) packed
- * once for the vector kernel, unless there is one unit (its GEMV reads them as they are); ref12:
+/* constant float weights of the Eigen order (REFERENCE mode's builtin kernel) packed
+ * once for the vector kernel, unless there is one unit (its GEMV reads them as they are);
  * one batch row too, the vector kernel's GEMV order reads them (the DPCRN GRU cells). */
 static void fc_eigen_pack_init(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *w, fc_params *p) {
   if (w->dtype != TFCC_FLOAT32 || w->rank != 2 || w->sparsity || w->dims[0] <= 1 ||
@@ -239,7 +239,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
                    in->dtype == TFCC_INT8 && w && !p->q.scale;
     if (st == TFCC_OK && in && in->dtype == TFCC_INT16) st = fc_real16_init(ctx, w, p);
     if (st == TFCC_OK) fc_q16_init(ctx, p);
-    /* ref10: REFERENCE mode, a float node of a hybrid subgraph the classic interpreter's
+    /* REFERENCE mode, a float node of a hybrid subgraph the classic interpreter's
      * delegate does not take (run-time weights, or nothing delegated: nutls_lstm's LSTM
      * projections) runs the builtin kernel there, Eigen's order too (one batch: the GEMV) */
     const bool ref_builtin = tfcc_hybrid_ref_builtin_float(ctx) &&
@@ -257,7 +257,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
                  (p->act == TFCC_ACT_NONE || p->act == TFCC_ACT_RELU || p->act == TFCC_ACT_RELU6 ||
                   p->act == TFCC_ACT_RELU_N1_TO_1) &&
                  (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));
-    /* exact5: REFERENCE mode, the classic interpreter's older delegate: its GEMM has no nr2
+    /* REFERENCE mode, the classic interpreter's older delegate: its GEMM has no nr2
      * kernel, every width takes the default order (the portable loop, weights unpacked) */
     p->xnn_no_nr2 = p->xnn_f32 && ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE &&
                     tfcc_xnn_fc_uses_nr2(w->dims[0]);
@@ -439,7 +439,7 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
     if (st != TFCC_OK) return st;
   }
   ctx->scratch_bytes = 0;
-  /* ref10: REFERENCE mode's builtin Eigen order reads the constant weights as they are
+  /* REFERENCE mode's builtin Eigen order reads the constant weights as they are
      (builtin_range: REFERENCE mode; TFLITE mode's eigen_f32 weights are run-time tensors) */
   const bool ref_eigen = p->eigen_f32 && p->builtin_range;
   if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_f32 && !ref_eigen &&
@@ -454,7 +454,7 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
     fc_q8_prepare(ctx, &d);
   if (p->q16_k && ctx->in[0]->dtype == TFCC_INT16 && d.batches > 1 &&
       ctx->in[1]->data == p->q16_src) {
-    /* q16gemm55: packed at the first prepare with more than one batch (a resize), never during
+    /* packed at the first prepare with more than one batch (a resize), never during
        a run (run_time: a dynamic node's prepare inside the run stays on q16-dot) */
     if (!ctx->run_time) fc_q16_pack((fc_params *)ctx->params);
     if (tfcc_pack_once_ready(&p->q16_once, p->q16_src))
@@ -466,7 +466,7 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
 
 /* Eigen-order float32 with run-time weights: the vector kernel of the session's dispatch level
  * where its packed weights (constant ones, exact11) or prepare's scratch are there, else NULL
- * (the reference loop). ref12: the GEMV of one batch on the packed weights too (its order,
+ * (the reference loop). The GEMV of one batch on the packed weights too (its order,
  * gemv true) with a vector build; one unit, or weights not packed, keep the scalar GEMV. */
 static const tfcc_fc_eigen_kernel *fc_eigen_kernel(const tfcc_op_ctx *ctx, const tfcc_fc_dims *d) {
   const fc_params *p = ctx->params;

@@ -15,11 +15,11 @@
 typedef struct gelu_op {
   act_head head;
   bool approximate;
-  /* exact2: float32 in TFLITE mode (exact53: any model): XNNPACK's interpolant (the ISA's
+  /* float32 in TFLITE mode (any model): XNNPACK's interpolant (the ISA's
    * variant); NULL: tfcc's */
   const tfcc_tflite_f32_kernel *xnn;
-  /* exact6: float32 in a hybrid model, REFERENCE mode: the classic interpreter's builtin
-   * kernel with Eigen's erf (approximate false; exact7: Eigen's tanh, approximate true) */
+  /* float32 in a hybrid model, REFERENCE mode: the classic interpreter's builtin
+   * kernel with Eigen's erf (approximate false; Eigen's tanh, approximate true) */
   bool eigen;
   uint8_t lut[256];
   int16_t lut16[TFCC_LUT16_SIZE];
@@ -52,7 +52,7 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   tfcc_status st = act_unary_init(ctx, sizeof(gelu_op), setup);
   if (st == TFCC_OK && ctx->params) {
     gelu_op *p = ctx->params;
-    /* exact53: every model (LiteRT's delegate takes any float32 GELU, VisitUnaryNode), not
+    /* every model (LiteRT's delegate takes any float32 GELU, VisitUnaryNode), not
        only hybrid ones: an int16x8 twin's QUANTIZE after a float GELU turns tfcc's erfc
        ulps into steps (0.05% of the transformer twin's elements 2 LSB off before) */
     if (p->head.in_type == TFCC_FLOAT32 && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE)

@@ -14,7 +14,7 @@ typedef struct hard_swish_op {
   uint8_t lut[256]; /* uint8 / int8: the reference kernel on every byte value */
   bool xnn;         /* float32 in XNNPACK's arithmetic (tfcc_xnn_hswish_f32) */
   bool xnn_old;     /* REFERENCE mode: the older XNNPACK's (tfcc_xnn_hswish_f32_old) */
-  bool builtin;     /* ref11: REFERENCE mode where the classic interpreter delegates nothing: its
+  bool builtin;     /* REFERENCE mode where the classic interpreter delegates nothing: its
                        builtin kernel's (tfcc_hard_swish_f32_builtin) */
 } hard_swish_op;
 
@@ -41,7 +41,7 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   if (st == TFCC_OK && ctx->params) {
     hard_swish_op *p = ctx->params;
     p->xnn = p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_xnn_float(ctx);
-    /* exact5: the classic interpreter's delegate takes it too, with its older formula */
+    /* the classic interpreter's delegate takes it too, with its older formula */
     p->xnn_old = p->head.in_type == TFCC_FLOAT32 && tfcc_hybrid_ref_delegated_float(ctx);
     p->builtin = p->head.in_type == TFCC_FLOAT32 && tfcc_ref_builtin_float_range(ctx);
   }

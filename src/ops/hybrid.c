@@ -61,7 +61,7 @@ static bool xnn_declines_input_rank(const tfcc_init_ctx *ctx) {
   return ctx->sg->tensors[n->inputs[0]].rank != 4;
 }
 
-/* sweep24: whether XNNPACK's delegates decline a float DEPTHWISE_CONV_2D for its filter: they
+/* whether XNNPACK's delegates decline a float DEPTHWISE_CONV_2D for its filter: they
  * take a static filter only, and of the DEQUANTIZEs producing one they unpack float16 (LiteRT:
  * also int8) constants alone. A filter that is not constant, or that tfcc folded at load from a
  * DEQUANTIZE of uint8 weights (TOCO's dynamic-range MobileNetV2 depthwise layers), is a run-time
@@ -117,7 +117,7 @@ bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg) {
 bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
   if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE || !ctx->sg) return false;
   if (xnn_declines_input_rank(ctx) || xnn_declines_dw_filter(ctx))
-    return false; /* ops, sweep24: not delegated, builtin kernels */
+    return false; /* ops: not delegated, builtin kernels */
   return tfcc_hybrid_in_subgraph(ctx->sg);
 }
 
@@ -136,7 +136,7 @@ static bool classic_has_dynamic_tensor(const tfcc_ir_subgraph *sg) {
   return false;
 }
 
-/* exact8: a WHILE whose outputs the classic interpreter sizes while running (while.cc makes
+/* a WHILE whose outputs the classic interpreter sizes while running (while.cc makes
  * them dynamic when its body has a dynamic tensor or gives a loop variable another shape): the
  * body's outputs declared with other dims than its inputs, or a body tensor other than its
  * inputs that the converter declared with an unknown dimension (-1 in its shape signature: a
@@ -339,7 +339,7 @@ tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_
 
 /* Depth multiplier 1 where the q8 depthwise has a row kernel (AVX512-VNNI): the filter packed
  * for it (no offsets, no bias: its hybrid output, kernels/q8-dwconv/dwconv.h). Anything else
- * (or no memory) keeps the int16 kernel. cache55: the packing, a q8 depthwise block with its
+ * (or no memory) keeps the int16 kernel. The packing, a q8 depthwise block with its
  * layout header, is block TFCC_BLOCK_HYB_DW of the weights cache (size from the shapes and the
  * kernel, which the cache's kernel level fixes; a hit's header is checked by adopt, used in
  * place, and the filter is not read). */
@@ -364,7 +364,7 @@ static void dw_rows_init(const tfcc_init_ctx *ctx, tfcc_hybrid *h, const tfcc_ir
   tfcc_packed_put(&key, tfcc_q8_dw_block(&h->dwv), h->dwv.block_bytes);
 }
 
-/* cache55: whether the row kernel takes every geometry of this node at any input width
+/* whether the row kernel takes every geometry of this node at any input width
  * (dw_rows at every out_w: tfcc_q8_dw_fits' span bound holds for every out_w when the stride
  * is at most 16 filter columns and one window's span at most 16 of them + 256), its channels
  * and filter being the packing's. Then the int16 kernel's widened filter is not made. */
@@ -426,7 +426,7 @@ static bool spread_groups(tfcc_hybrid *h, const tfcc_ir_tensor *w, int32_t in_c,
   return true;
 }
 
-/* cache54: a GEMM op's q8 packing (h->packed's layout set here) followed by its int32 column
+/* a GEMM op's q8 packing (h->packed's layout set here) followed by its int32 column
  * sums is block TFCC_BLOCK_HYB_Q8 of the weights cache: `bytes` long, the packing's
  * `packed_bytes` first; hit, when the cache holds it (read only, used in place). Its size follows
  * from the shapes and the q8 kernel, which the cache's kernel level fixes. */
@@ -558,7 +558,7 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   memcpy(h->fscale, w->quant.scale, (size_t)qc * sizeof(float));
   if (ref_equal_scales) h->fscale[0] = 0.f, h->fscale_stride = 0;
   const int32_t group_in_c = op == TFCC_HYB_CONV && tflite ? grouped_in_c(ctx, w) : 0;
-  /* cache54: the GEMM ops' packing and column sums are one block of the weights cache
+  /* the GEMM ops' packing and column sums are one block of the weights cache
    * (gemm_block): a hit needs neither the transposed nor the spread weights */
   hyb_block blk = {0};
   if (op != TFCC_HYB_DW) {
@@ -594,7 +594,7 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   }
   if (op == TFCC_HYB_DW) {
     dw_rows_init(ctx, h, w);
-    /* cache55: not where the row kernel runs every geometry (MobileNetV2 hybrid: 252 KB) */
+    /* not where the row kernel runs every geometry (MobileNetV2 hybrid: 252 KB) */
     if (!dw_rows_any_width(ctx, h)) {
       h->w32 = malloc((size_t)elems * sizeof(int32_t));
       if (!h->w32) goto oom;

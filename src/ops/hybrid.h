@@ -87,7 +87,7 @@ bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx);
  * a constant of the file, ops/classic_dynamic.h; a WHILE whose outputs are sized while
  * running), whose delegate then takes no node at all. */
 bool tfcc_hybrid_ref_delegated_float(const tfcc_init_ctx *ctx);
-/* exact8: REFERENCE mode in a subgraph whose every node the classic interpreter runs with its
+/* REFERENCE mode in a subgraph whose every node the classic interpreter runs with its
  * builtin kernels (a dynamic tensor: ops/classic_dynamic.h, or a WHILE whose outputs are sized
  * while running; its XNNPACK delegate then takes no node), any model: float operators with a
  * fused activation clamp to tfcc_act_range_f32_builtin's [-FLT_MAX, FLT_MAX], so inf + 1 is
@@ -99,11 +99,11 @@ bool tfcc_ref_builtin_float_range(const tfcc_init_ctx *ctx);
  * after the graph passes, which fold and remove the nodes it looks at. */
 void tfcc_classic_undelegated_note(const tfcc_graph *g, tfcc_ir_subgraph *sg);
 /* Whether the classic interpreter delegates none of sg's nodes (the noted answer, else a scan):
- * the graph passes ask it (ref11: in REFERENCE mode they leave such a subgraph's float nodes as
+ * the graph passes ask it (in REFERENCE mode they leave such a subgraph's float nodes as
  * the builtin kernels run them). */
 bool tfcc_classic_undelegated(const tfcc_graph *g, const tfcc_ir_subgraph *sg);
 /* REFERENCE mode in a subgraph with hybrid nodes, for a float node that delegate does not take
- * at any rank (BATCH_MATMUL, GELU: the classic interpreter's builtin kernels, exact6); ref11:
+ * at any rank (BATCH_MATMUL, GELU: the classic interpreter's builtin kernels, exact6);
  * also in any subgraph the classic interpreter delegates nothing of (tfcc_ref_builtin_float_range),
  * hybrid or not, where every float node runs its builtin kernel (CONV_2D, FULLY_CONNECTED ask
  * this and not tfcc_hybrid_ref_delegated_float). */

@@ -85,8 +85,8 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   tfcc_status st = act_unary_init(ctx, sizeof(logistic_op), setup);
   if (st == TFCC_OK && ctx->params) {
     logistic_op *p = ctx->params;
-    /* Every float LOGISTIC (exact6): both TFLite builds hand it to XNNPACK, whose sigmoid is
-       the same function in LiteRT's and the classic interpreter's delegate (exact3: the DTLN
+    /* Every float LOGISTIC: both TFLite builds hand it to XNNPACK, whose sigmoid is
+       the same function in LiteRT's and the classic interpreter's delegate (the DTLN
        noise suppressors; conformance logistic_f32_expf_probe bit for bit with both). Its
        variants give the same bits at every ISA cap, where the f32-vunary LOGISTIC (an FMA exp
        on AVX2 / AVX-512, libm's on the generic cap) differed by an ulp between caps and from

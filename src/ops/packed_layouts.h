@@ -1,6 +1,6 @@
 /* Layouts of constant float weights that the exact (TFLite-order) kernels read, packed once at
  * init from the node's constants (or taken from the weights cache, ops/packed_store.h) instead
- * of re-laid out on every run (exact11). A generation made by a weight update runs init again,
+ * of re-laid out on every run. A generation made by a weight update runs init again,
  * so a packing always follows the weights it was made from; a run checks the tensor it reads is
  * still the one packed (the filter's data pointer) and otherwise takes the per-run path. Out of
  * memory leaves a layout NULL: the kernels' per-run path, the same bits. */

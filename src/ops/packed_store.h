@@ -36,27 +36,27 @@ enum {
   TFCC_BLOCK_Q8_DW = 8,     /* tfcc_q8_dw_packed block with its layout header (DEPTHWISE_CONV_2D) */
   TFCC_BLOCK_F32_TCONV = 9, /* float32 TRANSPOSE_CONV weights packed [H][W][in_c][out_c] for
                                the XNNPACK order (tfcc_tconv_f32_pack), then the bias if any */
-  /* exact11: the XNNPACK-order FC kernel's narrow last block in the ISA variant's lane-pair
+  /* the XNNPACK-order FC kernel's narrow last block in the ISA variant's lane-pair
    * layout (tfcc_xnn_fc_tail_pack; FULLY_CONNECTED, the FC-order 1x1 CONV_2D) */
   TFCC_BLOCK_XNN_FC_TAIL = 10,
-  /* exact11: REFERENCE mode's Eigen-order float CONV_2D filter transposed to [K][out_c] */
+  /* REFERENCE mode's Eigen-order float CONV_2D filter transposed to [K][out_c] */
   TFCC_BLOCK_EIGEN_CONV = 11,
-  /* exact11: Eigen-order float FULLY_CONNECTED weights in 16-unit panels [accum][16]
+  /* Eigen-order float FULLY_CONNECTED weights in 16-unit panels [accum][16]
    * (tfcc_fc_eigen_pack; REFERENCE mode's builtin kernel on constant weights) */
   TFCC_BLOCK_FC_EIGEN = 12,
-  /* cache54: the 16x8 CONV_2D's int8 filter packed for q16-gemm (tfcc_q16_gemm_pack: panels of
+  /* the 16x8 CONV_2D's int8 filter packed for q16-gemm (tfcc_q16_gemm_pack: panels of
    * the kernel's NR output channels, pairs of input channels) */
   TFCC_BLOCK_Q16_GEMM = 13,
-  /* cache54: a constant float32 BATCH_MATMUL rhs, every rhs batch packed for the f32 GEMM
+  /* a constant float32 BATCH_MATMUL rhs, every rhs batch packed for the f32 GEMM
    * (tfcc_f32_pack_into of the kernel the model's f32 GEMM tile names) */
   TFCC_BLOCK_BMM_F32_GEMM = 14,
-  /* cache54: the same rhs (adj_y) transposed to [k][n] per batch for the XNNPACK-order path */
+  /* the same rhs (adj_y) transposed to [k][n] per batch for the XNNPACK-order path */
   TFCC_BLOCK_BMM_F32_T = 15,
-  /* cache54: a hybrid (float32 input, int8 weights) CONV_2D / FULLY_CONNECTED / BATCH_MATMUL's
+  /* a hybrid (float32 input, int8 weights) CONV_2D / FULLY_CONNECTED / BATCH_MATMUL's
    * weights packed for the q8 GEMM (as uint8 w + 128, filter offset -128), then their int32
    * column sums (ops/hybrid.c) */
   TFCC_BLOCK_HYB_Q8 = 16,
-  /* cache55: a hybrid DEPTHWISE_CONV_2D's int8 filter packed for the q8 depthwise row kernel
+  /* a hybrid DEPTHWISE_CONV_2D's int8 filter packed for the q8 depthwise row kernel
    * (depth multiplier 1, AVX512-VNNI): a tfcc_q8_dw_packed block with its layout header, signed,
    * no offsets and no bias (ops/hybrid.c) */
   TFCC_BLOCK_HYB_DW = 17

@@ -56,7 +56,7 @@ tfcc_status tfcc_pool_init(tfcc_init_ctx *ctx, tfcc_pool_kind kind) {
   /* in a subgraph with hybrid nodes, LiteRT's XNNPACK delegate runs the float average pooling
      before them, and so does the classic interpreter's (REFERENCE mode: it leaves only the
      hybrid nodes to the builtin kernels); windows over 9 taps in their XNNPACK's multipass
-     order (exact5: the older one of the classic interpreter differs) */
+     order (the older one of the classic interpreter differs) */
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0);
   p->xnn = kind == TFCC_POOL_AVG && in && in->dtype == TFCC_FLOAT32 &&
            (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));

@@ -117,7 +117,7 @@ tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
     p->axis_const = ctx->sg->tensors[n->inputs[1]].data != NULL;
   p->xnn_f32_mean = n && n->builtin == TFCC_OP_MEAN && p->axis_const && xnn_spatial_mean(ctx) &&
                     tfcc_hybrid_xnn_float(ctx);
-  /* exact5: the classic interpreter's older delegate takes it as a global average pooling */
+  /* the classic interpreter's older delegate takes it as a global average pooling */
   p->xnn_f32_gavgpool_old = n && n->builtin == TFCC_OP_MEAN && p->axis_const &&
                             xnn_spatial_mean(ctx) && tfcc_hybrid_ref_delegated_float(ctx);
   /* not tfcc_hybrid_xnn_float: its rank-4 rule is the spatial MEAN's; the delegate takes a
@@ -298,11 +298,11 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
     if (tfcc_rsum_shape(s, &o, &r, &i)) {
       float *y = out->data;
       const tfcc_reduce_params *xp = ctx->params;
-      if (xp && xp->xnn_f32_gavgpool_old && i > 0) { /* exact5: REFERENCE mode */
+      if (xp && xp->xnn_f32_gavgpool_old && i > 0) { /* REFERENCE mode */
         tfcc_xnn_gavgpool_f32_old(in->data, o, r, i, -INFINITY, INFINITY, y);
         return TFCC_OK;
       }
-      if (xp && xp->xnn_f32_rmean && i == 1) { /* exact2: XNNPACK's rsum, times 1 / n */
+      if (xp && xp->xnn_f32_rmean && i == 1) { /* XNNPACK's rsum, times 1 / n */
         ctx->ks->rsum->xnn_mean_f32(in->data, o, r, 1.0f / (float)r, y);
         return TFCC_OK;
       }
@@ -310,7 +310,7 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
       ctx->ks->rsum->sum_f32(in->data, o, r, i, y);
       const float n = (float)s->reduce_count;
       const tfcc_reduce_params *p = ctx->params;
-      /* ops: XNNPACK multiplies by the reciprocal; exact7: also after its f32-rdsum (reduced
+      /* ops: XNNPACK multiplies by the reciprocal; also after its f32-rdsum (reduced
          axes followed by kept ones: the rows added in order, as sum_f32) */
       if (p && (p->xnn_f32_mean || p->xnn_f32_rmean)) {
         const float inv = 1.0f / n;
@@ -396,7 +396,7 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
       if (dt == TFCC_FLOAT32 && su.shape.in_count > 0) {
         const tfcc_reduce_params *xp = ctx->params;
         size_t o, r, i;
-        /* exact7: XNNPACK's rsum order, as MEAN's (times 1.0f: exact) */
+        /* XNNPACK's rsum order, as MEAN's (times 1.0f: exact) */
         if (xp && xp->xnn_f32_rmean && tfcc_rsum_shape(&su.shape, &o, &r, &i) && i == 1) {
           ctx->ks->rsum->xnn_mean_f32(in->data, o, r, 1.0f, out->data);
           return TFCC_OK;

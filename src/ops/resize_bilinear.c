@@ -30,13 +30,13 @@ typedef struct rb_params {
                    f32 lerps (tfcc_f32_resize_bilinear_xnn, tfcc_xnn_resize_bilinear_f32's bits) */
 } rb_params;
 
-/* exact53: whether a float32 node runs XNNPACK's arithmetic. TFLITE mode, any model: LiteRT's
+/* whether a float32 node runs XNNPACK's arithmetic. TFLITE mode, any model: LiteRT's
  * delegate takes a rank-4 float resize whose size is a constant of the file (a size tfcc
  * folded at load is computed by the graph to TFLite, whose delegate then leaves the node to
  * the builtin kernel: conformance float_resize_bilinear_computed_size); before exact53 only in
  * models with hybrid nodes, so an int16x8 twin's float RESIZE_BILINEAR output (DeepLab's) was
  * up to 3.8e-6 off LiteRT. REFERENCE mode: in a hybrid subgraph the classic interpreter
- * delegates (exact5); elsewhere the builtin kernel's bits. */
+ * delegates; elsewhere the builtin kernel's bits. */
 static bool rb_xnn_f32(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *in, const tfcc_ir_tensor *sz,
                        const tfcc_ir_tensor *out) {
   if (!in || !out || !sz || in->dtype != TFCC_FLOAT32 || out->dtype != TFCC_FLOAT32 ||

@@ -25,7 +25,7 @@ typedef struct softmax_op {
   float table[256];
   tfcc_softmax_i16_params i16;
   bool xnn_f32;                     /* float32, beta 1, either mode: XNNPACK's softmax */
-  tfcc_xnn_softmax_order xnn_order; /* REFERENCE mode: the older XNNPACK's sum (exact6) */
+  tfcc_xnn_softmax_order xnn_order; /* REFERENCE mode: the older XNNPACK's sum */
   bool eigen_f32; /* ref9: REFERENCE mode where the classic interpreter delegates nothing */
 } softmax_op;
 
@@ -81,7 +81,7 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
   tfcc_status st = act_unary_init(ctx, sizeof(softmax_op), setup);
   if (st == TFCC_OK && ctx->params) {
     softmax_op *p = ctx->params;
-    /* exact1: the delegate takes a float SOFTMAX of beta 1 (VisitSoftmaxNode); exact6: every
+    /* the delegate takes a float SOFTMAX of beta 1 (VisitSoftmaxNode); every
      * one, in both modes (the same bits at every ISA cap, and TFLite's: LiteRT's XNNPACK in
      * TFLITE mode, the classic interpreter's older one in REFERENCE mode) */
     p->xnn_f32 = p->head.in_type == TFCC_FLOAT32 && p->beta == 1.0f;

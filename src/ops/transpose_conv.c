@@ -29,7 +29,7 @@ typedef struct tconv_params {
   const float *packed;
   const float *bias; /* in the block, or NULL */
   void *own;
-  /* float32: the vector GEMM the builtin order runs on (tfcc_eigen_tconv_f32, ref11: the same
+  /* float32: the vector GEMM the builtin order runs on (tfcc_eigen_tconv_f32, the same
      sums as the scalar tfcc_tconv_f32 with TFCC_TCONV_F32_BUILTIN), or NULL */
   const tfcc_tflite_f32_kernel *eigen_k;
 } tconv_params;

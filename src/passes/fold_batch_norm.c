@@ -73,7 +73,7 @@ static float const_at(const tfcc_ir_tensor *ct, int32_t ch) {
 
 tfcc_status tfcc_pass_fold_batch_norm(tfcc_pass_ctx *ctx, int32_t *changed) {
   tfcc_ir_subgraph *sg = ctx->sg;
-  /* ref11: REFERENCE mode, a subgraph the classic interpreter delegates nothing of: its builtin
+  /* REFERENCE mode, a subgraph the classic interpreter delegates nothing of: its builtin
      kernels run the conv and each MUL / ADD apart (the folded weights round otherwise) */
   if (ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && tfcc_classic_undelegated(ctx->graph, sg))
     return TFCC_OK;

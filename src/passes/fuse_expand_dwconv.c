@@ -177,7 +177,7 @@ tfcc_status tfcc_pass_fuse_expand_dwconv(tfcc_pass_ctx *ctx, int32_t *changed) {
   const bool hyb = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && in_hyb;
   /* ref9: REFERENCE mode, a subgraph with hybrid nodes: its float pairs run the classic
    * interpreter's orders (XNNPACK's or the builtin kernels', ops/hybrid.h), so only int8 pairs;
-   * ref11: also a subgraph that interpreter delegates nothing of (its builtin kernels) */
+   * also a subgraph that interpreter delegates nothing of (its builtin kernels) */
   const bool ref_hyb = ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE &&
                        (in_hyb || tfcc_classic_undelegated(ctx->graph, sg));
   for (int32_t i = 0; i < sg->n_nodes; i++) {

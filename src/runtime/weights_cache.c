@@ -563,7 +563,7 @@ static bool map_over(int fd, uint8_t *dst, size_t len, uint64_t off, const uint8
   return true;
 }
 
-/* cache55: once the kept pages are mapped at the model's addresses, the cache's own mapping
+/* once the kept pages are mapped at the model's addresses, the cache's own mapping
  * must not map them too. The 2 MiB folio that holds the last blocks before the kept-pages block
  * and its first pages was mapped whole (one PMD entry) by the cache's own mapping as soon as a
  * run read one of those blocks: RSS counted its kept part twice (ResNet-50 int16x8 warm: 1.6

@@ -3,7 +3,7 @@
  * and o = 0 + p0 w0 + p1 w1 + p2 w2 + p3 w3, every product and sum rounded separately):
  * vectorised over channels, coordinates from tables built once per run, rows split over the
  * pool. Bit-identical to tfcc_ref_resize_bilinear_f32. One file per ISA variant.
- * exact53: each variant also has XNNPACK's arithmetic (fn_xnn, tfcc_f32_resize_bilinear_xnn:
+ * each variant also has XNNPACK's arithmetic (fn_xnn, tfcc_f32_resize_bilinear_xnn:
  * the f32 ibilinear lerps on XNNPACK's coordinates, no 2x special case), bit-identical to
  * tfcc_xnn_resize_bilinear_f32: TFLITE mode wherever TFLite's XNNPACK delegate takes the node. */
 #ifndef TFCC_KERNELS_F32_RESIZE_RESIZE_H

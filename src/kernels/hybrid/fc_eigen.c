@@ -36,7 +36,7 @@ static void fe_task(void *ctx, size_t t, int thread) {
   float *scratch =
       j->scratch
           ? j->scratch + (size_t)thread * (tfcc_fc_eigen_scratch_bytes(j->d->accum) / sizeof(float))
-          : NULL; /* packed weights (exact11) */
+          : NULL; /* packed weights */
   j->k->fn(j->d, j->gemv, j->in, j->w, j->wp, j->bias, j->lo, j->hi, j->out, scratch, u0, u1);
 }
 

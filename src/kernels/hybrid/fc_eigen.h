@@ -25,7 +25,7 @@ static inline size_t tfcc_fc_eigen_scratch_bytes(int32_t accum) {
 }
 
 /* out[b][u] = act(sum_k in[b][k] * w[u][k] + bias[u]) for the units [u_begin, u_end) of every
- * batch (weights [units, accum] row-major, bias may be NULL). gemv (ref12): in the order of
+ * batch (weights [units, accum] row-major, bias may be NULL). gemv: in the order of
  * Eigen's matrix-vector product (tfcc_fc_f32_eigen_gemv: every batch one sum over the whole
  * depth in order, no 4-batch groups, no depth blocks), else GEBP's (tfcc_fc_f32_eigen); scratch:
  * tfcc_fc_eigen_scratch_bytes(d->accum) bytes, float-aligned. A unit's result does not depend

@@ -89,7 +89,7 @@ static inline __attribute__((always_inline)) void FE_ROWS(int nb, bool group, co
   }
 }
 
-/* ref12: one batch in the GEMV order on the packed panels: nc columns of F32V_N units from u0
+/* one batch in the GEMV order on the packed panels: nc columns of F32V_N units from u0
  * side by side (nc independent sums, each lane one unit's sum over the whole depth in order from
  * 0, one product then one add a k), + bias, clamp, stored. A column lies inside one packed
  * panel (F32V_N divides TFCC_FC_EIGEN_MAX_LANES), zero past the last unit. */
@@ -136,7 +136,7 @@ TFCC_FC_EIGEN_DECL(TFCC_FC_EIGEN_FN) {
       }
     return;
   }
-  /* GEMV order (ref12): one depth block of K, every batch outside the 4-batch groups */
+  /* GEMV order: one depth block of K, every batch outside the 4-batch groups */
   const int32_t kc = gemv ? K : tfcc_fc_eigen_kc(K), groups = gemv ? 0 : B - B % 4;
   if (u_begin % TFCC_FC_EIGEN_MAX_LANES) wp = NULL; /* a panel's lanes straddle two packed ones */
   const f32v vlo = f32v_set(act_min), vhi = f32v_set(act_max);
@@ -160,7 +160,7 @@ TFCC_FC_EIGEN_DECL(TFCC_FC_EIGEN_FN) {
     const int32_t nu = U - u0 < F32V_N ? U - u0 : F32V_N;
     const float *pw = scratch; /* the panel as [k][lanes], ws floats a k */
     size_t ws = F32V_N;
-    if (wp) { /* packed once (exact11): u0 % 16 + F32V_N <= 16 (F32V_N divides 16) */
+    if (wp) { /* packed once: u0 % 16 + F32V_N <= 16 (F32V_N divides 16) */
       pw = wp + (size_t)(u0 / TFCC_FC_EIGEN_MAX_LANES) * TFCC_FC_EIGEN_MAX_LANES * (size_t)K +
            (size_t)(u0 % TFCC_FC_EIGEN_MAX_LANES);
       ws = TFCC_FC_EIGEN_MAX_LANES;

@@ -450,7 +450,7 @@ static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, uint8_t *q, 
 }
 
 #if HO_W == 16 && defined(__AVX512BW__) && defined(__AVX512VL__)
-/* The same element with the float clamps replaced by saturating narrowing (hybrid55): r =
+/* The same element with the float clamps replaced by saturating narrowing: r =
  * rint(x * inv) in one conversion, then sat8(sat16(sat16(r) + z)), xor 0x80 for off 128.
  * Equal bytes: the bounds -128 - z and 127 - z are integers, so rint(clamp(f)) + z =
  * clamp(rint(f) + z, -128, 127), and the two int16 saturations bind only where the int8 one

@@ -26,7 +26,7 @@
 typedef void (*tfcc_q16_dot_fn)(const int16_t *x, const int8_t *w, size_t K, size_t units,
                                 size_t w_stride, int32_t fo, int64_t *acc);
 
-/* q16gemm55: the same sums for filter offset 0 (the 16x8 FULLY_CONNECTED's) on hand-written
+/* the same sums for filter offset 0 (the 16x8 FULLY_CONNECTED's) on hand-written
  * vectors (gemv_body.h: x loaded once for four units, each lane's pairs multiply-added, no
  * offset add): acc[u] += sum over k < K of x[k] * w[u * w_stride + k], in int64. */
 typedef void (*tfcc_q16_gemv_fn)(const int16_t *x, const int8_t *w, size_t K, size_t units,

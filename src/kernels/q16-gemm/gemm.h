@@ -7,7 +7,7 @@
  * (rows of an implicit im2col: per filter tap one input row of in_c int16 per pixel, or a row
  * of zeros outside the image) against NR output channels, whose weights are packed once (at
  * the operator's init) as pairs, [tap][pair][NR][2] int8; the driver widens one panel at a
- * time to int16 in its thread's scratch (q16gemm55: then reused by every tile of a block, so
+ * time to int16 in its thread's scratch (then reused by every tile of a block, so
  * that the inner loop is loads and multiply-adds only, and the packing keeps its int8 size),
  * and one multiply-add of pairs (x86 VPMADDWD / AVX512-VNNI VPDPWSSD, NEON SMULL + ADDP,
  * SIMD128 i32x4.dot_i16x8_s) adds two products into each channel's int32 lane. A lane takes at

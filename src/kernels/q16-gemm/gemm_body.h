@@ -18,7 +18,7 @@
 #if defined(__GNUC__) && !defined(__clang__)
 /* GCC 12's out-of-SSA coalescing gives every sum of the tile a register copy per step (24 of
  * the avx512 loop's 44 instructions), and with int16 weights the copies cost a quarter of the
- * speed (q16gemm55: 198 -> 144 multiply-adds per ns on a 9 x 256 tile): off for this body. */
+ * speed (198 -> 144 multiply-adds per ns on a 9 x 256 tile): off for this body. */
 #pragma GCC optimize("no-tree-coalesce-vars")
 #endif
 

@@ -50,7 +50,7 @@ void tfcc_gelu_f32(const float *in, float *out, size_t n, bool approximate);
 /* float16 (IEEE binary16 bits) as LiteRT's default build: XNNPACK's float32 rational
  * interpolant, rounded to half once. */
 void tfcc_gelu_f16(const uint16_t *in, uint16_t *out, size_t n, bool approximate);
-/* exact2: float32 as XNNPACK computes it (the same interpolant, no rounding to half): TFLite's
+/* float32 as XNNPACK computes it (the same interpolant, no rounding to half): TFLite's
  * delegate runs a float GELU of a hybrid model. */
 void tfcc_gelu_f32_xnn(const float *in, float *out, size_t n, bool approximate);
 /* XNNPACK's GELU interpolants: numerator alpha (x^1..x^11, odd), denominator beta (x^2..x^10),

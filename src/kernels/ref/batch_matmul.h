@@ -33,7 +33,7 @@ typedef struct tfcc_bmm_quant {
  * batch dimension of 1 repeats). */
 void tfcc_bmm_batch_offsets(const tfcc_bmm_dims *d, int64_t ob, size_t *lhs_off, size_t *rhs_off);
 void tfcc_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out);
-/* exact2: float32 in XNNPACK's f32 GEMM order (TFLite's delegate runs a float BATCH_MATMUL of
+/* float32 in XNNPACK's f32 GEMM order (TFLite's delegate runs a float BATCH_MATMUL of
  * a hybrid model): every output starts at 0 and adds lhs[i][k] * rhs[k][j] for k = 0, 1, ...,
  * each product and each sum rounded to float (no fused multiply-add). */
 void tfcc_bmm_f32_xnn(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out);

@@ -11,7 +11,7 @@ static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : (
  * position pd, py, px (origin + dilation * tap) lies inside [0, nd) x [0, nh) x [0, nw). The
  * convolution walks the output grid and gathers from the input, the transpose walks the input
  * grid and scatters into the output. */
-/* Walks no batch when the walked volume is empty (fuzz53: a CONV_3D_TRANSPOSE input of
+/* Walks no batch when the walked volume is empty (a CONV_3D_TRANSPOSE input of
  * [1, 33554435, 67108864, 0, 3] walked 2.3e15 empty rows, past the fuzzer's 20 s). */
 #define PIXELS3(nd, nh, nw, ...) \
   for (int32_t b = 0; b < ((nd) > 0 && (nh) > 0 && (nw) > 0 ? g->batches : 0); b++) \

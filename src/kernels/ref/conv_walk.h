@@ -11,7 +11,7 @@
 
 #include "kernels/ref/conv.h"
 
-/* An empty output walks no batch (fuzz53: a CONV_2D of [268435457, 0, 16, 8] walked its
+/* An empty output walks no batch (a CONV_2D of [268435457, 0, 16, 8] walked its
  * 268 M batches for nothing, 10 s under ASan). */
 #define TFCC_CONV_PIXELS(...) \
   for (int32_t b = 0; b < (g->out_h > 0 && g->out_w > 0 && g->out_c > 0 ? g->batches : 0); b++) \

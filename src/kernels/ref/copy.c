@@ -78,7 +78,7 @@ void tfcc_ref_copy_nd(int32_t rank, const int32_t *dims, const void *in, int64_t
 
 /* Whether any of the n parts of a row has bytes (any_bytes: sizes in bytes; any_elems: uint8
  * elements): an output of empty rows (PACK of [2^20, 2^20, 0] inputs) has 2^40 of them to walk
- * for nothing (fuzz54). */
+ * for nothing. */
 #define TFCC_ANY_NONZERO(fn, type) \
   static bool fn(int32_t n, const type *inner) { \
     for (int32_t i = 0; i < n; i++) \

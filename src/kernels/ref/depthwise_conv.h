@@ -17,7 +17,7 @@ void tfcc_dwconv_f32(const tfcc_conv_geom *g, const float *in, const float *filt
  * bias, then the taps row by row, every product rounded before it is added): the order a hybrid
  * model's TFLite runs where XNNPACK declines the node. The clamp: NaN passes (nan_to_hi false);
  * nan_to_hi true: the store's std::max(act_min, std::min(act_max, acc)), which makes a NaN
- * act_max (ref11: the classic interpreter's, REFERENCE mode where it delegates nothing). */
+ * act_max (the classic interpreter's, REFERENCE mode where it delegates nothing). */
 void tfcc_dwconv_f32_bias_first(const tfcc_conv_geom *g, const float *in, const float *filter,
                                 const float *bias, float act_min, float act_max, bool nan_to_hi,
                                 float *out);

@@ -29,7 +29,7 @@ int64_t tfcc_ref_gather(const void *in, int64_t batch, int64_t outer, int64_t ax
     if (v < 0 || v >= axis_size) return i;
   }
   const size_t row = (size_t)inner * es;
-  if (row == 0) return -1; /* empty rows: outer x coords copies of nothing (fuzz55) */
+  if (row == 0) return -1; /* empty rows: outer x coords copies of nothing */
   const uint8_t *src = (const uint8_t *)in;
   uint8_t *dst = (uint8_t *)out;
   for (int64_t b = 0; b < batch; b++)

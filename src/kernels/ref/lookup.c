@@ -6,7 +6,7 @@
 void tfcc_ref_one_hot(const void *idx, size_t idx_size, int64_t prefix, int64_t suffix,
                       int32_t depth, const void *on, const void *off, size_t es, void *out) {
   uint8_t *o = out;
-  if (suffix <= 0 || depth <= 0) return; /* an empty output: prefix x depth empty rows (fuzz55) */
+  if (suffix <= 0 || depth <= 0) return; /* an empty output: prefix x depth empty rows */
   for (int64_t i = 0; i < prefix; i++)
     for (int32_t d = 0; d < depth; d++)
       for (int64_t k = 0; k < suffix; k++, o += es) {

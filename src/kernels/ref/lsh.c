@@ -137,7 +137,7 @@ static int sign_bit(const tfcc_lsh_args *a, float seed, uint8_t *key) {
 }
 
 void tfcc_ref_lsh_projection(const tfcc_lsh_args *a, uint8_t *key, int32_t *out) {
-  if (!a->sparse && a->num_bits == 0) return; /* an empty output: 2^31 hashes of no bits (fuzz55) */
+  if (!a->sparse && a->num_bits == 0) return; /* an empty output: 2^31 hashes of no bits */
   for (int32_t h = 0; h < a->num_hash; h++) {
     uint32_t sig = 0;
     for (int32_t b = 0; b < a->num_bits; b++) {

@@ -111,7 +111,7 @@ static inline void tfcc_act_range_f32(int act, float *lo, float *hi) {
 
 /* The builtin kernels' float activation range (tflite::CalculateActivationRange: NONE is
  * [lowest(), max()], RELU [0, max()]): an overflow becomes +-FLT_MAX (inf + 1 = 3.4028235e38);
- * NaN passes. REFERENCE mode where the classic interpreter runs no delegate (exact8). */
+ * NaN passes. REFERENCE mode where the classic interpreter runs no delegate. */
 static inline void tfcc_act_range_f32_builtin(int act, float *lo, float *hi) {
   tfcc_act_range_f32(act, lo, hi);
   if (*lo == -INFINITY) *lo = -FLT_MAX;

@@ -19,7 +19,7 @@ void tfcc_ref_matrix_set_diag(const void *in, const void *diag, int64_t batch, i
   uint8_t *o = out;
   const int64_t k = rows < cols ? rows : cols;
   if (out != in) memmove(o, in, (size_t)(batch * rows * cols) * es);
-  if (k == 0) return; /* no diagonal: batches of nothing (fuzz55) */
+  if (k == 0) return; /* no diagonal: batches of nothing */
   for (int64_t b = 0; b < batch; b++)
     for (int64_t i = 0; i < k; i++)
       memcpy(o + (size_t)((b * rows + i) * cols + i) * es, d + (size_t)(b * k + i) * es, es);

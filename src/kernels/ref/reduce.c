@@ -289,7 +289,7 @@ bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t 
     /* the int32 MultiplyByQuantizedMultiplier: the sum is int32 (temp_sum), so TFLite's
      * template takes that overload (two roundings); the int64 one (16-bit multiplier, one
      * rounding) was 43 of 1,280 off LiteRT on the MobileNetV2 int16x8 twin's global pool.
-     * The zero point added in int64: a fuzzed one past int32 (fuzz52) */
+     * The zero point added in int64: a fuzzed one past int32 */
     const int64_t r = (int64_t)tfcc_mbqm(v, mult, shift) + out_zp;
     out[j] = (int16_t)clamp_i64(r, INT16_MIN, INT16_MAX);
   }

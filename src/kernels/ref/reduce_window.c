@@ -7,7 +7,7 @@
  * dimension is a row walked in a tight loop from its base offset, up to the first position
  * past the input (positions grow along it); the other dimensions step per row, and a row whose
  * position passes the input in one of them is skipped whole. The taps combined, and their
- * order, are those of a walk over every window position that skips the ones outside (fuzz55:
+ * order, are those of a walk over every window position that skips the ones outside (a fuzz find:
  * 8.4 M taps of a window mostly past a small input took 3.5 s under ASan at 400 ns a tap). */
 #define RW_LOOP(T, COMBINE) \
   { \

@@ -21,7 +21,7 @@ typedef struct tfcc_resize_shape {
 
 /* An empty output (no batch, no channel or no output pixel): the kernels walk nothing. An
  * image of 0 channels passes prepare at any output size (2^20 x 2^20 pixels of nothing), and
- * the reference kernels walked its 2^40 empty pixels (fuzz54). */
+ * the reference kernels walked its 2^40 empty pixels. */
 static inline bool tfcc_resize_empty(const tfcc_resize_shape *s) {
   return s->batch <= 0 || s->depth <= 0 || s->out_h <= 0 || s->out_w <= 0;
 }

@@ -12,7 +12,7 @@
 #endif
 
 /* Batches the scatter walks: none for an empty input, whose rows (2^30 of width 0) add
- * nothing (fuzz55). */
+ * nothing. */
 static int32_t scatter_batches(const tfcc_conv_geom *g) {
   return g->in_h > 0 && g->in_w > 0 && g->in_c > 0 ? g->batches : 0;
 }

@@ -1,7 +1,7 @@
 /* Float32 softmax rows written once over the f32v primitives (kernels/simd/f32v.h); each ISA's
  * file includes its primitives header, defines TFCC_F32_SOFTMAX_FN and TFCC_F32_SOFTMAX_EXPF
  * (the kernels/tflite-f32 expf of its instruction set) and includes this body. The reference's
- * bits (tfcc_softmax_f32; exact6: the same bits at every ISA cap): per row the maximum from
+ * bits (tfcc_softmax_f32; the same bits at every ISA cap): per row the maximum from
  * -FLT_MAX (f32v_max: a NaN never wins, as the reference's compare; the sign of a zero maximum
  * cannot show after the subtraction and the exp), z = (x - max) * beta rounded apart, e = expf(z)
  * with the C library's bits, the sum in element order from 0 (SM_ROWS rows side by side, one

@@ -1,7 +1,7 @@
 /* Fast SOFTMAX over the last dimension (rows of `depth`).
  *
  * float32: one file per ISA variant behind a dispatch table, every one with the reference's
- *   bits (exact6: the same bits at every ISA cap; tfweb's, the classic interpreter's Eigen
+ *   bits (the same bits at every ISA cap; tfweb's, the classic interpreter's Eigen
  *   softmax): per row the maximum, e = expf((x - max) * beta) by the C library's algorithm in
  *   vector lanes (kernels/tflite-f32's expf), the sum in element order over four rows side by
  *   side, then times 1 / sum. beta < 0 or NaN: the reference runs. The scalar variant is the

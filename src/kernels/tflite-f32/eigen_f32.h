@@ -1,4 +1,4 @@
-/* The classic interpreter's builtin float kernels that Eigen computes, bit for bit (exact6):
+/* The classic interpreter's builtin float kernels that Eigen computes, bit for bit:
  * TensorFlow Lite as tfjs-tflite 0.0.1-alpha.10 ships it (the tfweb reference engine, REFERENCE
  * mode's hybrid subgraphs), built for WebAssembly, where Eigen has no vector code and runs its
  * scalar paths. Its older XNNPACK delegate takes neither BATCH_MATMUL nor GELU, so the builtin
@@ -29,7 +29,7 @@
  * lhs [..., M, K] ([..., K, M] when adj_x), rhs [..., K, N] ([..., N, K] when adj_y), batch
  * broadcasting as tfcc_bmm_f32. Verified on the probe hybrid_probe_bmm_builtin (K 37); panels
  * (K over 816) follow Eigen's blocking heuristic with its default 16 KiB L1 size, verified on
- * hybrid_probe_bmm_k817, _k1024, _k2000_builtin (exact7: panels of 416, 520, 672). */
+ * hybrid_probe_bmm_k817, _k1024, _k2000_builtin (panels of 416, 520, 672). */
 void tfcc_eigen_bmm_f32(const tfcc_bmm_dims *d, const float *lhs, const float *rhs, float *out);
 /* tfcc_eigen_bmm_f32's sums for one [M, K] by [K, N] product (no adjoints, no batches) through
  * a vector kernel's gemm (tflite_f32.h: the output columns in the lanes, the same bits), then
@@ -48,9 +48,9 @@ int32_t tfcc_eigen_gemm_kc(int32_t k, int32_t m, int32_t n);
  * [lo, hi]. Verified on mit-bih's pq_model (a [1, 1, 319, 1] by [16, 1, 8, 1] convolution: 0 of
  * 5104 apart; bias first and in order 1093) and hybrid_net_conv_eigen_builtin. im2col: scratch
  * of tfcc_eigen_conv_f32_scratch(g, filter_kn != NULL) bytes, which also hold the filter as
- * [K][out_c] for gemm (exact10: a vector kernel's tfcc_eigen_gemm_fn, the same sums with the
+ * [K][out_c] for gemm (a vector kernel's tfcc_eigen_gemm_fn, the same sums with the
  * output channels in the lanes; NULL: the scalar loops) unless filter_kn is that transpose
- * already (exact11: made once at init from a constant filter; NULL: transposed per run). */
+ * already (made once at init from a constant filter; NULL: transposed per run). */
 size_t tfcc_eigen_conv_f32_scratch(const tfcc_conv_geom *g, bool filter_packed);
 void tfcc_eigen_conv_f32(const tfcc_conv_geom *g, const float *in, const float *filter,
                          const float *filter_kn, const float *bias, float lo, float hi, float *out,
@@ -89,7 +89,7 @@ float tfcc_eigen_erf_f32(float x);
 /* GELU (approximate false) as that interpreter's builtin kernel: (0.5f * x) *
  * (1 + erf(x * (float)M_SQRT1_2)) with Eigen's erf (cancels for large negative x, as there). */
 void tfcc_eigen_gelu_f32(const float *x, float *y, size_t n);
-/* GELU (approximate true) as that kernel (exact7): (0.5f * x) * (1 + tanh(sqrt(2 / pi) *
+/* GELU (approximate true) as that kernel: (0.5f * x) * (1 + tanh(sqrt(2 / pi) *
  * (x + 0.044715f * ((x * x) * x)))) with Eigen's fast rational tanh (tfcc_act_tanh_eigen;
  * verified on hybrid_probe_gelu_approx_builtin: 0 of 512 differ, glibc's or musl's tanhf 188,
  * the cube as ((0.044715f * x) * x) * x 21). */

@@ -64,7 +64,7 @@ void tfcc_xnn_conv_c4_f32_rows(const tfcc_conv_geom *g, const float *in, const f
 /* DEPTHWISE_CONV_2D (ops): depth multiplier 1: XNNPACK's f32 dwconv order: acc = bias (0
  * without one), then the filter taps column by column (kx outer, ky inner; padding taps add
  * 0 * w), acc = acc + x * w (rounded product, rounded sum); clamp as wasm pmax / pmin (lo, then
- * hi). Depth multiplier M > 1 (hybrid4): XNNPACK runs in_c groups of 1 -> M by its IGEMM: the
+ * hi). Depth multiplier M > 1: XNNPACK runs in_c groups of 1 -> M by its IGEMM: the
  * taps row by row (ky outer, kx inner), then + 0 where xnn_use_nr2 picks its nr2 kernel for M
  * columns (conformance hybrid_net_dw_c*m*_conv). Output rows [r0, r1) of the batch-flattened
  * output; filter [1, fh, fw, out_c], out channel o reads input channel o / M. One portable loop
@@ -97,13 +97,13 @@ typedef void (*tfcc_xnn_softmax_fn)(const float *x, float *y, size_t outer, size
  * computes x * relu6(x + 3) / 6, which differs by an ulp on about 30% of inputs. One portable
  * loop (the compiler vectorises it; separate statements, no contraction). */
 void tfcc_xnn_hswish_f32(const float *x, float *y, size_t n);
-/* The older XNNPACK of the classic interpreter's delegate (exact5): a = x + 3 clamped to
+/* The older XNNPACK of the classic interpreter's delegate: a = x + 3 clamped to
  * [0, 6], times x * (1/6) (each rounded), the wasm SIMD kernel's integer max / min on the
  * float bits (x + 3 negative or a negative NaN: 0; a positive NaN: 6). */
 void tfcc_xnn_hswish_f32_old(const float *x, float *y, size_t n);
 
 /* The classic interpreter's older XNNPACK's global average pooling (f32-gavgpool 7x / 7p7x), as
- * it runs a MEAN over the axes {1, 2} of a 4-D NHWC input (exact5) and an AVERAGE_POOL_2D whose
+ * it runs a MEAN over the axes {1, 2} of a 4-D NHWC input and an AVERAGE_POOL_2D whose
  * window is the whole input: x [outer][rows][inner], per (outer, inner) the rows in passes of
  * 7: the first ((t0 + t1) + t6) + ((t2 + t3) + (t4 + t5)), each further one (while more than 7
  * remain, then the last 1-7 with zeros) ((t0 + t1) + (t2 + t3)) + ((t4 + t5) + (t6 + acc));
@@ -145,7 +145,7 @@ void tfcc_xnn_fc_pack_into(const float *w, int32_t units, int32_t accum, float *
 /* Output units [u0, u1) of every batch row (u0 a multiple of TFCC_XNN_FC_PANEL; u1 a multiple of
  * it or units); units, the layer's width, picks the kernel (tfcc_xnn_fc_uses_nr2) and is the
  * output row's length. wt: the nr2 kernel's narrow last block in the variant's lane-pair layout,
- * packed once by fc_tail_pack where fc_tail_floats is not 0 (exact11), or NULL: the kernel copies
+ * packed once by fc_tail_pack where fc_tail_floats is not 0, or NULL: the kernel copies
  * it onto the stack per call where that pays (the same bits either way). */
 typedef void (*tfcc_xnn_fc_fn)(const float *x, int32_t batches, int32_t accum, const float *wp,
                                const float *wt, const float *bias, int32_t units, float lo,
@@ -225,7 +225,7 @@ typedef struct tfcc_tflite_f32_kernel {
   /* Eigen's unvectorized GEBP order (tfcc_eigen_bmm_f32's, eigen_f32.h) with the output
    * columns in the lanes (exact10; the same bits) */
   tfcc_eigen_gemm_fn eigen_gemm;
-  /* fc's narrow last block packed once (exact11): size, fill */
+  /* fc's narrow last block packed once: size, fill */
   tfcc_xnn_fc_tail_floats_fn fc_tail_floats;
   tfcc_xnn_fc_tail_pack_fn fc_tail_pack;
 } tfcc_tflite_f32_kernel;

@@ -219,7 +219,7 @@ typedef float xs4 __attribute__((vector_size(16)));
 /* The row maximum of the scalar loop mx = x[0]; mx = x[i] > mx ? x[i] : mx (i = 1, 2, ...), bit
  * for bit, XF_W lanes at a time: a NaN first gives that NaN (every compare with it is false); a
  * later NaN is never taken; equal values have the same bits except +0 / -0, where the loop keeps
- * the first zero in the row, so a zero maximum is looked up again in order. (hybrid5: the
+ * the first zero in the row, so a zero maximum is looked up again in order. (the
  * scalar loop was a third of the softmax's time.) */
 static inline float XF_CAT(xf_row_max_, TFCC_XF_ISA)(const float *xr, size_t depth) {
   float mx = xr[0];

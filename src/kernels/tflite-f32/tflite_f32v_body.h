@@ -258,7 +258,7 @@ static bool XV_FN(xv_fc_nr2_tail_try)(const float *x, int32_t batches, int32_t K
 }
 #endif
 
-/* The last block's layout for xv_fc_nr2_tail_try, packed once (exact11): its floats, 0 where
+/* The last block's layout for xv_fc_nr2_tail_try, packed once: its floats, 0 where
  * this variant's kernel does not take it at this shape. */
 size_t XV_FN(tfcc_xnn_fc_tail_floats)(int32_t units, int32_t accum) {
 #if F32V_N >= 8

@@ -8,7 +8,7 @@
  * at run time, so the 1-ulp differences of a sequential sum grow into quantization steps
  * (ops/pool_common.c uses this in TFLITE mode in a subgraph with hybrid nodes).
  *
- * Larger windows (exact5) run XNNPACK's multipass kernels, whose order differs between the
+ * Larger windows run XNNPACK's multipass kernels, whose order differs between the
  * XNNPACK of LiteRT 2.5 and the older one of the classic interpreter's delegate:
  * - TFCC_XNN_AVGPOOL_9P (f32-avgpool 9p, LiteRT): passes of 9 taps while more than 9 remain,
  *   acc = acc + tree9 (acc starts at 0), then a last pass of the remaining 1-9 taps (zeros for

@@ -1,5 +1,5 @@
 /* Float32 EXP as TensorFlow Lite's default build (LiteRT, XNNPACK delegate) runs it, bit for bit
- * (exact7): XNNPACK's f32-vexp rational-3-2-div kernel as its WebAssembly SIMD build computes
+ *: XNNPACK's f32-vexp rational-3-2-div kernel as its WebAssembly SIMD build computes
  * it (no fused multiply-add):
  * - z' = x * log2(e), clamped to [-127, 128] by WebAssembly's f32x4.max / min, which turn a NaN
  *   into the canonical NaN: every NaN input gives -NaN (0xffc00000) on LiteRT.js (lead49,
