@@ -364,16 +364,14 @@ static void dw_rows_init(const tfcc_init_ctx *ctx, tfcc_hybrid *h, const tfcc_ir
   tfcc_packed_put(&key, tfcc_q8_dw_block(&h->dwv), h->dwv.block_bytes);
 }
 
-/* whether the row kernel takes every geometry of this node at any input width
- * (dw_rows at every out_w: tfcc_q8_dw_fits' span bound holds for every out_w when the stride
- * is at most 16 filter columns and one window's span at most 16 of them + 256), its channels
- * and filter being the packing's. Then the int16 kernel's widened filter is not made. */
+/* Whether the row kernel takes every geometry of this node at any input width (dw_rows at
+ * every out_w: tfcc_q8_dw_fits_any_width), its channels and filter being the packing's. Then
+ * the int16 kernel's widened filter is not made. */
 static bool dw_rows_any_width(const tfcc_init_ctx *ctx, const tfcc_hybrid *h) {
   if (!ctx->node || ctx->node->builtin != TFCC_OP_DEPTHWISE_CONV_2D) return false;
   const tfcc_depthwise_options *o = &ctx->node->opts.depthwise;
-  const int64_t fw = h->dwv.fw, sw = o->stride_w, dw = o->dilation_w;
-  return h->dwv.rows && h->dwv.w && sw > 0 && dw > 0 && sw <= 16 * fw &&
-         (fw - 1) * dw + 1 <= 16 * fw + 256;
+  return h->dwv.rows && h->dwv.w &&
+         tfcc_q8_dw_fits_any_width(h->dwv.fh, h->dwv.fw, o->stride_w, o->dilation_w);
 }
 
 /* The vector int16 kernel at geometry g (its widened filter made: not where the row kernel

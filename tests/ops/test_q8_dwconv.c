@@ -107,10 +107,28 @@ static void test_dw(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qca
   test_dwm(k, pool, q, batches, ih, iw, ch, 1, fh, fw, s, d, same, with_bias);
 }
 
+/* tfcc_q8_dw_fits_any_width says yes exactly where tfcc_q8_dw_fits holds at every out_w
+ * (checked to 4096 columns, past where the margin stops moving). */
+static void test_fits_any_width(void) {
+  static const int32_t fws[] = {1, 3, 5, 7}, strides[] = {1, 2, 16, 47, 48, 49, 200},
+                       dils[] = {1, 2, 64, 100, 200, 1000};
+  for (size_t a = 0; a < sizeof fws / sizeof fws[0]; a++)
+    for (size_t b = 0; b < sizeof strides / sizeof strides[0]; b++)
+      for (size_t c = 0; c < sizeof dils / sizeof dils[0]; c++) {
+        tfcc_conv_geom g = {0};
+        g.filter_h = 3, g.filter_w = fws[a], g.stride_w = strides[b], g.dil_w = dils[c];
+        bool every = true;
+        for (g.out_w = 1; g.out_w <= 4096 && every; g.out_w++) every = tfcc_q8_dw_fits(&g);
+        CHECK(tfcc_q8_dw_fits_any_width(3, fws[a], strides[b], dils[c]) == every);
+      }
+  CHECK(!tfcc_q8_dw_fits_any_width(0, 3, 1, 1) && !tfcc_q8_dw_fits_any_width(3, 3, 0, 1));
+}
+
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   tfcc_threadpool *pool2 = NULL;
   tfcc_err err = {0};
+  test_fits_any_width();
   CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
   for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {
     const tfcc_q8_dw_kernel *k = tfcc_q8_dw_select((tfcc_isa)isa);

@@ -246,14 +246,28 @@ void tfcc_q8_dw_packed_free(tfcc_q8_dw_packed *p) {
   p->w = NULL;
 }
 
+/* The filter's tap count and a window's parameters the row kernels accept at all. */
+static bool dw_window_ok(int32_t filter_h, int32_t filter_w, int32_t stride_w, int32_t dil_w) {
+  return filter_h > 0 && filter_w > 0 && stride_w > 0 && dil_w > 0 &&
+         (int64_t)filter_h * filter_w <= TFCC_Q8_DW_MAX_TAPS;
+}
+
+/* The columns one row of out_w outputs spans, against its bound of 16 per tap + 256. */
+static bool dw_span_ok(int64_t out_w, int32_t filter_w, int32_t stride_w, int32_t dil_w) {
+  const int64_t span = (out_w - 1) * stride_w + (int64_t)(filter_w - 1) * dil_w + 1;
+  return span <= 16 * out_w * filter_w + 256;
+}
+
 bool tfcc_q8_dw_fits(const tfcc_conv_geom *g) {
-  if (g->filter_h <= 0 || g->filter_w <= 0 || g->stride_w <= 0 || g->dil_w <= 0 ||
-      (int64_t)g->filter_h * g->filter_w > TFCC_Q8_DW_MAX_TAPS)
-    return false;
+  if (!dw_window_ok(g->filter_h, g->filter_w, g->stride_w, g->dil_w)) return false;
   if (g->out_w <= 0) return true; /* no column is built */
-  const int64_t span =
-      (int64_t)(g->out_w - 1) * g->stride_w + (int64_t)(g->filter_w - 1) * g->dil_w + 1;
-  return span <= 16 * (int64_t)g->out_w * g->filter_w + 256;
+  return dw_span_ok(g->out_w, g->filter_w, g->stride_w, g->dil_w);
+}
+
+bool tfcc_q8_dw_fits_any_width(int32_t filter_h, int32_t filter_w, int32_t stride_w,
+                               int32_t dil_w) {
+  return dw_window_ok(filter_h, filter_w, stride_w, dil_w) && stride_w <= 16 * (int64_t)filter_w &&
+         dw_span_ok(1, filter_w, stride_w, dil_w);
 }
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }

@@ -168,6 +168,10 @@ void tfcc_q8_dw_packed_free(tfcc_q8_dw_packed *p);
  * (ops/hybrid.c), EXPAND_DEPTHWISE_CONV_2D int8 (whose fusion admits dilation 1 and strides
  * 1 and 2 only, always inside the bound). */
 bool tfcc_q8_dw_fits(const tfcc_conv_geom *g);
+/* Whether tfcc_q8_dw_fits holds at every output width for this filter, stride and dilation
+ * (an op that decides at init what a later resize may run): the span bound's margin shrinks
+ * with out_w only when the stride passes 16 filter columns, so out_w = 1 decides the rest. */
+bool tfcc_q8_dw_fits_any_width(int32_t filter_h, int32_t filter_w, int32_t stride_w, int32_t dil_w);
 
 struct tfcc_threadpool;
 /* Scratch for this geometry: per-thread buffers, and the input expanded to out_c channels
