@@ -27,19 +27,26 @@ static uint32_t urand(void) {
 }
 
 /* mode 0: random; 1: x -32768, w -128 (the largest positive product); 2: x alternating
- * -32768 / 32767, w 127 / -127 (large sums of both signs) */
+ * -32768 / 32767, w 127 / -127 (large sums of both signs); 3: small values (x within +-8, w
+ * within +-4: sums that a rescale by 0.5 or 0.25 leaves unsaturated, many of them ties) */
 static void fill(int16_t *x, size_t nx, int8_t *w, size_t nw, int mode) {
   for (size_t i = 0; i < nx; i++)
     x[i] = mode == 1   ? (int16_t)-32768
            : mode == 2 ? (int16_t)(i & 1 ? 32767 : -32768)
+           : mode == 3 ? (int16_t)((int)(urand() % 17) - 8)
                        : (int16_t)(urand() & 0xffff);
   for (size_t i = 0; i < nw; i++)
-    w[i] = mode == 1 ? (int8_t)-128 : mode == 2 ? (int8_t)(i % 3 ? 127 : -127) : (int8_t)urand();
+    w[i] = mode == 1   ? (int8_t)-128
+           : mode == 2 ? (int8_t)(i % 3 ? 127 : -127)
+           : mode == 3 ? (int8_t)((int)(urand() % 9) - 4)
+                       : (int8_t)urand();
 }
 
 /* multipliers in [2^30, 2^31) with shifts in [-24, 14] (14: total shift 1, the largest left
  * shift the 16x8 requantization allows; prepare refuses more); shift_kind 3: one channel's
- * shift -48 (total shift 63: the scalar path) */
+ * shift -48 (total shift 63: the scalar path); 4: shifts -33..-35 (total shifts 48..50: sums
+ * near 2^47 give outputs near 2^14, unsaturated, whose rounding shows a sum off by 2^31), output
+ * offset 5 */
 static void requant_init(tfcc_conv_requant *q, int32_t *mult, int32_t *shift, int n, bool per_ch,
                          int act, int shift_kind) {
   memset(q, 0, sizeof *q);
@@ -48,12 +55,13 @@ static void requant_init(tfcc_conv_requant *q, int32_t *mult, int32_t *shift, in
     if (c % 7 == 3) mult[c] = 0x7FFF8000 + (int32_t)(urand() & 0x7fff); /* reduced to 0x7FFF */
     shift[c] = shift_kind == 0   ? -(int32_t)(12 + urand() % 10)
                : shift_kind == 1 ? (int32_t)(urand() % 15) - 8
+               : shift_kind == 4 ? -(int32_t)(33 + urand() % 3)
                                  : -(int32_t)(20 + urand() % 5);
   }
   if (shift_kind == 3) shift[n / 2] = -48;
   q->mult = mult, q->shift = shift, q->mult_stride = per_ch ? 1 : 0;
   q->act_min = act == 1 ? 0 : -32768, q->act_max = act == 2 ? 1000 : 32767;
-  q->output_offset = 0;
+  q->output_offset = shift_kind == 4 ? 5 : 0;
 }
 
 typedef struct conv_spec {
@@ -89,15 +97,23 @@ static void conv_case(const tfcc_q16_gemm_kernel *k, tfcc_threadpool *pool, cons
   CHECK(x && o0 && o1 && w && b64 && b32 && mult && shift && scratch && wp);
   if (!x || !o0 || !o1 || !w || !b64 || !b32 || !mult || !shift || !scratch || !wp) return;
   fill(x, nx, w, nw, mode);
+  /* bias_kind 3: biases at the fused requantization's limit +-(2^47 - 2^31) or within 2^46;
+   * 4: as 3 with some at 2^47 - 2^20 (the sums then reach the reference's clamp at 2^47) */
+  const int64_t blim = ((int64_t)1 << 47) - ((int64_t)1 << 31);
   for (int c = 0; c < s->OC; c++) {
     b64[c] = c % 5 == 4 ? ((int64_t)1 << 47) + 5 : (int64_t)(int32_t)urand() * 64 - (1 << 29);
+    if (bias_kind >= 3)
+      b64[c] = c % 3 == 0   ? blim
+               : c % 3 == 1 ? -blim
+                            : ((int64_t)urand() << 22) - ((int64_t)1 << 45);
+    if (bias_kind == 4 && c % 4 == 2) b64[c] = ((int64_t)1 << 47) - ((int64_t)1 << 20);
     b32[c] = (int32_t)(urand() & 0xffffff) - (1 << 23);
   }
   tfcc_conv_requant q;
   requant_init(&q, mult, shift, s->OC, per_ch, act, shift_kind);
   if (shift_kind == 3) b64[s->OC / 2] = 777; /* total shift 63, on a sum far from 2^47 */
   CHECK(tfcc_q16_gemm_conv_fits(&g, &q));
-  const int64_t *bb64 = bias_kind == 0 ? b64 : NULL;
+  const int64_t *bb64 = bias_kind == 0 || bias_kind >= 3 ? b64 : NULL;
   const int32_t *bb32 = bias_kind == 1 ? b32 : NULL;
   tfcc_conv_i16(&g, &q, x, w, bb64, bb32, o0);
   wp[pb] = 0x33;
@@ -122,9 +138,11 @@ static void conv_case(const tfcc_q16_gemm_kernel *k, tfcc_threadpool *pool, cons
 
 /* FULLY_CONNECTED of `batches` rows on the GEMM (tfcc_q16_gemm_fc) against tfcc_fc_i16: the
  * double rescale (real), int32 (wrapped) and int64 biases, none; real scales around the
- * multipliers' and one far larger (outputs clamped), output offset -3 */
+ * multipliers' and one far larger (outputs clamped), output offset -3; use_real 2: scales 0.5,
+ * 0.25, -0.5, 1.5, 1e-30, 1e30, 3 (ties of the rounding half away from zero, both signs;
+ * zeros; saturation), small biases, one int64 bias past 2^52 (the scalar path) */
 static void fc_case(const tfcc_q16_gemm_kernel *k, tfcc_threadpool *pool, int batches, int units,
-                    int accum, int mode, int bias_kind, bool per_ch, bool use_real, int act) {
+                    int accum, int mode, int bias_kind, bool per_ch, int use_real, int act) {
   const size_t nx = (size_t)batches * accum, nw = (size_t)units * accum;
   const size_t no = (size_t)batches * units;
   const int threads = tfcc_threadpool_size(pool);
@@ -149,7 +167,14 @@ static void fc_case(const tfcc_q16_gemm_kernel *k, tfcc_threadpool *pool, int ba
     b64[c] = (int64_t)(int32_t)urand() * 64 - (1 << 29);
     b32[c] = c % 6 == 5 ? INT32_MAX - 1000 : (int32_t)(urand() & 0xffffff) - (1 << 23);
     real[c] = ldexp((double)mult[c], shift[c] - 31) * (c % 9 == 8 ? 4096.0 : 1.0);
+    if (use_real == 2) {
+      static const double rs[] = {0.5, 0.25, -0.5, 1.5, 1e-30, 1e30, 3.0};
+      real[c] = rs[c % 7];
+      b64[c] = (int64_t)(urand() % 201) - 100;
+      b32[c] = (int32_t)(urand() % 201) - 100;
+    }
   }
+  if (use_real == 2 && units > 40) b64[40] = ((int64_t)1 << 52) + 1;
   tfcc_fc_dims d = {batches, accum, units};
   const int64_t *bb64 = bias_kind == 0 ? b64 : NULL;
   const int32_t *bb32 = bias_kind == 1 ? b32 : NULL;
@@ -166,8 +191,8 @@ static void fc_case(const tfcc_q16_gemm_kernel *k, tfcc_threadpool *pool, int ba
   CHECKF(bad == 0,
          "%s (%d threads) fc %d x %d -> %d mode %d bias %d per_ch %d real %d act %d: %zu of %zu "
          "differ, first at %zu (%d, want %d)",
-         k->name, threads, batches, accum, units, mode, bias_kind, (int)per_ch, (int)use_real, act,
-         bad, no, first, bad ? o1[first] : 0, bad ? o0[first] : 0);
+         k->name, threads, batches, accum, units, mode, bias_kind, (int)per_ch, use_real, act, bad,
+         no, first, bad ? o1[first] : 0, bad ? o0[first] : 0);
   cases_run++;
   free(x), free(o0), free(o1), free(w), free(wp), free(b64), free(b32), free(mult), free(shift);
   free(real), free(scratch);
@@ -197,6 +222,9 @@ static const conv_spec specs[] = {
     {1, 3, 4, 510, 33, 1, 1, 1, 1, 0, 0, 1, 1},  /* 255 pairs: a lane's limit, then the flush */
     {1, 2, 5, 1021, 40, 1, 1, 1, 1, 0, 0, 1, 1}, /* four flushes, the last after the odd one */
     {1, 5, 5, 170, 20, 3, 3, 1, 1, 1, 1, 1, 1},  /* 85 pairs a tap: flushes inside taps */
+    {1, 3, 4, 512, 33, 1, 1, 1, 1, 0, 0, 1, 1},  /* 256 pairs: one past the fused limit */
+    {1, 4, 4, 57, 20, 3, 3, 1, 1, 1, 1, 1, 1},   /* 9 x 29 steps (odd depth): past the limit */
+    {1, 4, 4, 56, 20, 3, 3, 1, 1, 1, 1, 1, 1},   /* 9 x 28 steps: fused */
 };
 
 int main(void) {
@@ -229,8 +257,13 @@ int main(void) {
       conv_case(k, NULL, &specs[5], mode, 2, false, 0, 2);
       conv_case(k, pool3, &specs[9], mode, 1, true, 0, 2);
       conv_case(k, NULL, &specs[11], mode, 0, true, 1, 0);
-      for (size_t si = ns - 3; si < ns; si++) /* the flush limit (TFCC_Q16_GEMM_FLUSH) */
+      for (size_t si = ns - 6; si < ns; si++) /* the flush limit (TFCC_Q16_GEMM_FLUSH) */
         conv_case(k, si % 2 ? pool3 : NULL, &specs[si], mode, (int)si % 3, true, 0, 0);
+    }
+    /* the fused requantization's limits (gemm.h: tfcc_q16_gemm_rq) on the largest sums */
+    for (size_t si = 0; si < ns; si += 2) {
+      conv_case(k, NULL, &specs[si], 1 + (int)(si / 2) % 2, 3, si % 4 == 0, 0, 4);
+      conv_case(k, si % 4 ? pool3 : NULL, &specs[si], 1, 4, si % 4 != 0, 0, 4);
     }
     /* FULLY_CONNECTED batches: every requantization mode, odd sizes, 1 and 3 threads */
     static const int fcs[][3] = {{2, 1, 1},     {3, 33, 17},  {8, 64, 300},
@@ -241,7 +274,13 @@ int main(void) {
           const int mode = (int)(fi + (size_t)bias_kind) % 3;
           fc_case(k, (fi + (size_t)use_real) % 2 ? pool3 : NULL, fcs[fi][0], fcs[fi][1], fcs[fi][2],
                   mode, bias_kind, (fi + (size_t)bias_kind) % 2 == 0, use_real, (int)fi % 3);
+          if (use_real) /* ties, zeros, saturation */
+            fc_case(k, fi % 2 ? pool3 : NULL, fcs[fi][0], fcs[fi][1], fcs[fi][2], 3, bias_kind,
+                    fi % 2 == 0, 2, 0);
         }
+    /* int64 sums past int32 through the double rescale (the int32 path must leave them) */
+    for (int bias_kind = 0; bias_kind < 3; bias_kind += 2)
+      fc_case(k, NULL, 3, 40, 777, 1, bias_kind, true, 1, 0);
     tested++;
   }
   tfcc_threadpool_destroy(pool3);

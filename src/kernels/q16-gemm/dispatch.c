@@ -3,6 +3,7 @@
  * NR output channels, then the requantization, split over the pool by panel and pixels. */
 #include "kernels/q16-gemm/gemm.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "kernels/ref/conv_acc.h"
@@ -10,12 +11,13 @@
 
 #define Q16_GEMM_ROW(name, fn, sfx, level) \
   { \
-    name "-" #sfx, level, fn##_##sfx, fn##_req_##sfx, fn##_widen_##sfx, TFCC_Q16_GEMM_MR_##sfx, \
-        TFCC_Q16_GEMM_NR_##sfx, -1 \
+    name "-" #sfx, level, fn##_##sfx, fn##_req_##sfx, fn##_widen_##sfx, fn##_fused_##sfx, \
+        fn##_req32_##sfx, TFCC_Q16_GEMM_MR_##sfx, TFCC_Q16_GEMM_NR_##sfx, -1 \
   }
 static const tfcc_q16_gemm_kernel kernels[] = {TFCC_KERNELS_X86(
     {"q16-gemm-avx512vnni", TFCC_ISA_AVX512, tfcc_q16_gemm_avx512vnni, tfcc_q16_gemm_req_avx512vnni,
-     tfcc_q16_gemm_widen_avx512vnni, TFCC_Q16_GEMM_MR_avx512vnni, TFCC_Q16_GEMM_NR_avx512vnni,
+     tfcc_q16_gemm_widen_avx512vnni, tfcc_q16_gemm_fused_avx512vnni, tfcc_q16_gemm_req32_avx512vnni,
+     TFCC_Q16_GEMM_MR_avx512vnni, TFCC_Q16_GEMM_NR_avx512vnni,
      TFCC_CPU_AVX512VNNI}) TFCC_KERNEL_ROWS(Q16_GEMM_ROW, "q16-gemm", tfcc_q16_gemm)};
 TFCC_DISPATCH_TABLE_FNS_USABLE(tfcc_q16_gemm, tfcc_q16_gemm_kernel, tfcc_q16_gemm_usable)
 
@@ -240,6 +242,45 @@ static bool q16_req_init(const tfcc_conv_requant *q, const int64_t *b64, int32_t
   return true;
 }
 
+/* rq for channels [n0, n0 + nc) (the others zero; gemm.h: tfcc_q16_gemm_rq): the double
+ * rescale of a FULLY_CONNECTED where real is given, else tfcc_requant64's arithmetic (r from
+ * q16_req_init, valid); false where the outputs would not be the reference's bits (an int32
+ * bias without real, a bias too large, a clamp range outside int16, a rescale not finite). */
+static bool q16_rq_init(const tfcc_conv_requant *q, const int64_t *b64, const int32_t *b32,
+                        const double *real, bool req_ok, const tfcc_q16_gemm_req *r, int32_t n0,
+                        int nc, tfcc_q16_gemm_rq *rq) {
+  if (q->act_min < -32768 || q->act_max > 32767) return false;
+  memset(rq, 0, sizeof *rq);
+  rq->offset = q->output_offset, rq->act_min = q->act_min, rq->act_max = q->act_max;
+  rq->real = real != NULL;
+  if (real) {
+    const int64_t lim = (int64_t)1 << 52;
+    for (int n = 0; n < nc; n++) {
+      const int32_t c = n0 + n;
+      const double rs = real[c * q->mult_stride];
+      if (!isfinite(rs)) return false;
+      rq->rscale[n] = rs;
+      if (b32) {
+        rq->b32[n] = b32[c];
+      } else if (b64) {
+        if (b64[c] > lim || b64[c] < -lim) return false;
+        rq->bias[n] = (double)b64[c];
+      }
+    }
+    return true;
+  }
+  if (b32 || !req_ok) return false;
+  /* |bias| <= 2^47 - 2^31 and |sum| < 2^31: the reference's clamps to +-2^47 change nothing */
+  const int64_t blim = ((int64_t)1 << 47) - ((int64_t)1 << 31);
+  for (int n = 0; n < nc; n++) {
+    const int64_t b = b64 ? b64[n0 + n] : 0;
+    if (b > blim || b < -blim) return false;
+    rq->mult[n] = r->mult[n], rq->shift[n] = r->shift[n];
+    rq->bm[n] = b * r->mult[n] + r->round[n];
+  }
+  return true;
+}
+
 /* Shallow inputs: the im2col rows of pixels [m, m + MR) (the last one repeated past mend),
  * ks * in_c int16 each, at rows (row_elems apart); a[i] points to row i. */
 static void q16_tile_im2col(const tfcc_conv_geom *g, const int16_t *in, size_t m, size_t mend,
@@ -274,16 +315,35 @@ static void q16_tile_im2col(const tfcc_conv_geom *g, const int16_t *in, size_t m
   }
 }
 
+/* A panel's requantization: r for the int64 tiles' vector path (vreq), rq for the int32 one
+ * (rq_ok; fused: straight from the micro-kernel's registers). */
+typedef struct q16_panel_req {
+  tfcc_q16_gemm_req r;
+  tfcc_q16_gemm_rq rq;
+  bool vreq, rq_ok, fused;
+} q16_panel_req;
+
+/* The requantization of channels [n0, n0 + nc) for a micro-kernel call of ks taps of depth kc. */
+static void q16_panel_req_init(const q16_conv_job *j, int32_t n0, int nc, size_t ks, size_t kc,
+                               q16_panel_req *p) {
+  const bool req_ok = !j->b32 && !j->real && q16_req_init(j->q, j->b64, n0, nc, &p->r);
+  p->vreq = req_ok;
+  p->rq_ok = q16_rq_init(j->q, j->b64, j->b32, j->real, req_ok, &p->r, n0, nc, &p->rq);
+  /* no flush: every int32 sum exact (gemm.h) */
+  p->fused = p->rq_ok && ks * ((kc + 1) / 2) <= TFCC_Q16_GEMM_FLUSH;
+}
+
 /* The tile's sums of rows [m, m + MR) (past m1 not stored), channels [n0, n0 + nc), out. */
 static void q16_tile_store(const q16_conv_job *j, const int64_t *acc, size_t m, size_t m1,
-                           int32_t n0, int nc, bool vreq, const tfcc_q16_gemm_req *r) {
+                           int32_t n0, int nc, const q16_panel_req *p) {
   const size_t mr = (size_t)j->k->mr, nr = (size_t)j->k->nr, oc = (size_t)j->g->out_c;
   const size_t rows = m1 - m < mr ? m1 - m : mr;
   int16_t *o = j->out + m * oc + (size_t)n0;
-  if (vreq) {
-    j->k->req(rows, (size_t)nc, acc, r, o, oc);
+  if (p->vreq) {
+    j->k->req(rows, (size_t)nc, acc, &p->r, o, oc);
     return;
   }
+  if (p->rq_ok && j->k->req32(rows, (size_t)nc, acc, &p->rq, o, oc)) return;
   for (size_t i = 0; i < rows; i++, o += oc) {
     const int64_t *s = acc + i * nr;
     if (j->fc)
@@ -296,6 +356,22 @@ static void q16_tile_store(const q16_conv_job *j, const int64_t *acc, size_t m, 
       for (int n = 0; n < nc; n++)
         o[n] = (int16_t)tfcc_requant64(s[n], j->b64 ? j->b64[n0 + n] : 0, j->q, n0 + n);
   }
+}
+
+/* One tile: rows [m, m + MR) (past m1 not stored) of the ks taps of depth kc at a against the
+ * widened panel w, channels [n0, n0 + nc), into out. */
+static void q16_tile(const q16_conv_job *j, size_t ks, size_t kc, const int16_t *const *a,
+                     const int16_t *w, size_t m, size_t m1, int32_t n0, int nc,
+                     const q16_panel_req *p, int64_t *acc) {
+  const tfcc_q16_gemm_kernel *k = j->k;
+  if (p->fused) {
+    const size_t mr = (size_t)k->mr, oc = (size_t)j->g->out_c;
+    k->fused(ks, kc, a, w, &p->rq, m1 - m < mr ? m1 - m : mr, (size_t)nc,
+             j->out + m * oc + (size_t)n0, oc);
+    return;
+  }
+  k->fn(ks, kc, a, w, acc);
+  q16_tile_store(j, acc, m, m1, n0, nc, p);
 }
 
 /* Shallow inputs with at most Q16_FLAT_PANELS panels: a task is a range of pixels, each tile's
@@ -315,19 +391,17 @@ static void q16_conv_task_flat(void *ctx, size_t task, int thread) {
   const size_t flat_k = (size_t)g->filter_h * g->filter_w * (size_t)g->in_c;
   int64_t acc[TFCC_Q16_GEMM_MAX_MR * TFCC_Q16_GEMM_MAX_NR];
   k->widen(np * j->panel_bytes, j->w, wide); /* the panels follow each other */
-  tfcc_q16_gemm_req r[Q16_FLAT_PANELS];
-  bool vreq[Q16_FLAT_PANELS];
+  q16_panel_req pr[Q16_FLAT_PANELS];
   for (size_t p = 0; p < np; p++) {
     const int32_t n0 = (int32_t)p * nr;
-    const int nc = g->out_c - n0 < nr ? g->out_c - n0 : nr;
-    vreq[p] = !j->b32 && !j->real && q16_req_init(j->q, j->b64, n0, nc, &r[p]);
+    q16_panel_req_init(j, n0, g->out_c - n0 < nr ? g->out_c - n0 : nr, 1, flat_k, &pr[p]);
   }
   for (size_t m = m0; m < m1; m += (size_t)mr) {
     q16_tile_im2col(g, j->in, m, m1, mr, rows, j->row_bytes / sizeof(int16_t), a);
     for (size_t p = 0; p < np; p++) {
       const int32_t n0 = (int32_t)p * nr;
-      k->fn(1, flat_k, a, wide + p * j->panel_bytes, acc);
-      q16_tile_store(j, acc, m, m1, n0, g->out_c - n0 < nr ? g->out_c - n0 : nr, vreq[p], &r[p]);
+      q16_tile(j, 1, flat_k, a, wide + p * j->panel_bytes, m, m1, n0,
+               g->out_c - n0 < nr ? g->out_c - n0 : nr, &pr[p], acc);
     }
   }
 }
@@ -353,18 +427,17 @@ static void q16_conv_task(void *ctx, size_t task, int thread) {
   const size_t flat_k = ks * (size_t)g->in_c, row_elems = j->row_bytes / sizeof(int16_t);
   const size_t tile_ptrs = ks * (size_t)mr, span = j->block * (size_t)mr;
   int64_t acc[TFCC_Q16_GEMM_MAX_MR * TFCC_Q16_GEMM_MAX_NR];
-  tfcc_q16_gemm_req r;
+  q16_panel_req pr;
   if (j->row_bytes) { /* shallow inputs, many panels: per panel (widened once), each tile's
                          im2col rows */
     for (size_t p = p0; p < p1; p++) {
       const int32_t n0 = (int32_t)p * nr;
       const int nc = g->out_c - n0 < nr ? g->out_c - n0 : nr;
       k->widen(j->panel_bytes, j->w + p * j->panel_bytes, wide);
-      const bool vreq = !j->b32 && !j->real && q16_req_init(j->q, j->b64, n0, nc, &r);
+      q16_panel_req_init(j, n0, nc, 1, flat_k, &pr);
       for (size_t m = m0; m < m1; m += (size_t)mr) {
         q16_tile_im2col(g, j->in, m, m1, mr, rows, row_elems, a);
-        k->fn(1, flat_k, a, wide, acc);
-        q16_tile_store(j, acc, m, m1, n0, nc, vreq, &r);
+        q16_tile(j, 1, flat_k, a, wide, m, m1, n0, nc, &pr, acc);
       }
     }
     return;
@@ -378,11 +451,9 @@ static void q16_conv_task(void *ctx, size_t task, int thread) {
       const int32_t n0 = (int32_t)p * nr;
       const int nc = g->out_c - n0 < nr ? g->out_c - n0 : nr;
       if (p != have) k->widen(j->panel_bytes, j->w + p * j->panel_bytes, wide), have = p;
-      const bool vreq = !j->b32 && !j->real && q16_req_init(j->q, j->b64, n0, nc, &r);
-      for (size_t m = mb, t = 0; m < mbe; m += (size_t)mr, t++) {
-        k->fn(ks, (size_t)g->in_c, a + t * tile_ptrs, wide, acc);
-        q16_tile_store(j, acc, m, m1, n0, nc, vreq, &r);
-      }
+      q16_panel_req_init(j, n0, nc, ks, (size_t)g->in_c, &pr);
+      for (size_t m = mb, t = 0; m < mbe; m += (size_t)mr, t++)
+        q16_tile(j, ks, (size_t)g->in_c, a + t * tile_ptrs, wide, m, m1, n0, nc, &pr, acc);
     }
   }
 }

@@ -58,12 +58,43 @@ typedef struct tfcc_q16_gemm_req {
 typedef void (*tfcc_q16_gemm_req_fn)(size_t rows, size_t nc, const int64_t *acc,
                                      const tfcc_q16_gemm_req *r, int16_t *out, size_t out_stride);
 
+/* The requantization of a tile whose sums fit int32 (a depth without a flush, ks * ((kc + 1) / 2)
+ * <= TFCC_Q16_GEMM_FLUSH, straight from the micro-kernel's registers; or an int64 tile whose
+ * sums all fit int32), per channel n, of an int32 sum s:
+ *   integer (real 0): x = s * mult[n] + bm[n] in int64, (int32)(x >> shift[n]): tfcc_requant64
+ *     exactly where bm = bias * mult + 2^(shift - 1) with |bias| <= 2^47 - 2^31 (then neither
+ *     of the reference's clamps to +-2^47 changes anything) and shift 1..62;
+ *   real (real 1, the FULLY_CONNECTED double rescale of tfcc_fc_i16_out): a = (double)(int32)(s
+ *     + b32[n]) (wrapping) + bias[n], round(a * rscale[n]) (half away from zero) saturated to
+ *     int32: exact where the int64 bias is within 2^52 (b32 0; an int32 bias: bias 0);
+ * then + offset (wrapping in int32), clamped to [act_min, act_max] within int16. */
+typedef struct tfcc_q16_gemm_rq {
+  int64_t mult[TFCC_Q16_GEMM_MAX_NR], bm[TFCC_Q16_GEMM_MAX_NR], shift[TFCC_Q16_GEMM_MAX_NR];
+  double rscale[TFCC_Q16_GEMM_MAX_NR], bias[TFCC_Q16_GEMM_MAX_NR];
+  int32_t b32[TFCC_Q16_GEMM_MAX_NR];
+  int32_t offset, act_min, act_max;
+  int real;
+} tfcc_q16_gemm_rq;
+
+/* The micro-kernel's sums (as tfcc_q16_gemm_fn, with no flush: ks * ((kc + 1) / 2) <=
+ * TFCC_Q16_GEMM_FLUSH) requantized by r from its int32 registers into out[i * out_stride + n],
+ * i < rows, n < nc. */
+typedef void (*tfcc_q16_gemm_fused_fn)(size_t ks, size_t kc, const int16_t *const *a,
+                                       const int16_t *w, const tfcc_q16_gemm_rq *r, size_t rows,
+                                       size_t nc, int16_t *out, size_t out_stride);
+/* r on an int64 tile acc (as tfcc_q16_gemm_req_fn): false, with some rows perhaps written, where
+ * a sum is outside int32 (the caller then writes the tile by the scalar function). */
+typedef bool (*tfcc_q16_gemm_req32_fn)(size_t rows, size_t nc, const int64_t *acc,
+                                       const tfcc_q16_gemm_rq *r, int16_t *out, size_t out_stride);
+
 typedef struct tfcc_q16_gemm_kernel {
   const char *name;
   tfcc_isa isa;
   tfcc_q16_gemm_fn fn;
   tfcc_q16_gemm_req_fn req;
   tfcc_q16_gemm_widen_fn widen;
+  tfcc_q16_gemm_fused_fn fused;
+  tfcc_q16_gemm_req32_fn req32;
   int mr, nr;
   int feature; /* tfcc_cpu_feature needed besides the ISA level, or -1 */
 } tfcc_q16_gemm_kernel;
@@ -77,7 +108,12 @@ bool tfcc_q16_gemm_usable(const tfcc_q16_gemm_kernel *k, tfcc_isa isa);
                            int64_t *acc); \
   void tfcc_q16_gemm_widen_##sfx(size_t n, const int8_t *s, int16_t *d); \
   void tfcc_q16_gemm_req_##sfx(size_t rows, size_t nc, const int64_t *acc, \
-                               const tfcc_q16_gemm_req *r, int16_t *out, size_t out_stride)
+                               const tfcc_q16_gemm_req *r, int16_t *out, size_t out_stride); \
+  void tfcc_q16_gemm_fused_##sfx(size_t ks, size_t kc, const int16_t *const *a, const int16_t *w, \
+                                 const tfcc_q16_gemm_rq *r, size_t rows, size_t nc, int16_t *out, \
+                                 size_t out_stride); \
+  bool tfcc_q16_gemm_req32_##sfx(size_t rows, size_t nc, const int64_t *acc, \
+                                 const tfcc_q16_gemm_rq *r, int16_t *out, size_t out_stride)
 TFCC_Q16_GEMM_VARIANT(avx512vnni);
 TFCC_Q16_GEMM_VARIANT(avx512);
 TFCC_Q16_GEMM_VARIANT(avx2);

@@ -8,9 +8,15 @@
  *   q16v_zero(), q16v_ldw(p) (2 * Q16V_N int16 at p), q16v_st(p, v) (Q16V_N int32)
  *   q16x_pair(p)        the pair (p[0], p[1]); q16x_one(p): the pair (p[0], 0), reading p[0] only
  *   q16v_madd(acc, x, w)  lane i: acc[i] + x.0 * w[2i] + x.1 * w[2i + 1], in int32
+ *   q16v_ld32(p)        Q16V_N int32 at p
+ *   q16v_st16(p, v, n)  lanes i < n (1..Q16V_N) of v, each within int16, as int16 at p
+ *   q16v_rqi(s, r, n0), q16v_rqr(s, r, n0)  lane i: q16_rq_lane(s[i], r, n0 + i) below, for r's
+ *                       integer and real modes; or Q16V_RQ_LANES defined: this body's lane loop
+ * TFCC_Q16_GEMM_FUSED_FN and TFCC_Q16_GEMM_REQ32_FN (gemm.h) are built from them.
  * The tile's sums stay in Q16_MR x Q16_NRV vectors of int32 for at most TFCC_Q16_GEMM_FLUSH
  * pairs, then go into the int64 sums (gemm.h: no int32 sum can overflow). Every loop over the
  * tile is unrolled, so that the sums stay in registers. */
+#include <math.h>
 #include <string.h>
 
 #include "kernels/q16-gemm/gemm.h"
@@ -130,4 +136,94 @@ void TFCC_Q16_GEMM_REQ_FN(size_t rows, size_t nc, const int64_t *acc, const tfcc
     }
     memcpy(out, t, nc * sizeof(int16_t));
   }
+}
+
+/* One channel's requantization of an int32 sum by r (gemm.h: tfcc_q16_gemm_rq) in scalar
+ * arithmetic: the vector primitives' definition, and the lanes of the variants without them.
+ * The int64 / double operations are the reference functions' (tfcc_requant64, tfcc_fc_i16_out);
+ * the int32 additions wrap as their truncations do. */
+static inline int32_t q16_rq_lane(int32_t s, const tfcc_q16_gemm_rq *r, int n) {
+  int32_t v;
+  if (r->real) {
+    const int32_t a = (int32_t)((uint32_t)s + (uint32_t)r->b32[n]);
+    double x = round(((double)a + r->bias[n]) * r->rscale[n]);
+    x = x > 2147483647.0 ? 2147483647.0 : (x < -2147483648.0 ? -2147483648.0 : x);
+    v = (int32_t)x;
+  } else {
+    v = (int32_t)(uint32_t)(uint64_t)(((int64_t)s * r->mult[n] + r->bm[n]) >> r->shift[n]);
+  }
+  v = (int32_t)((uint32_t)v + (uint32_t)r->offset);
+  return v < r->act_min ? r->act_min : (v > r->act_max ? r->act_max : v);
+}
+
+#ifdef Q16V_RQ_LANES
+static inline q16v q16v_rq_lanes(q16v s, const tfcc_q16_gemm_rq *r, int n0) {
+  int32_t t[Q16V_N];
+  q16v_st(t, s);
+  for (int i = 0; i < Q16V_N; i++) t[i] = q16_rq_lane(t[i], r, n0 + i);
+  return q16v_ld32(t);
+}
+#define q16v_rqi q16v_rq_lanes
+#define q16v_rqr q16v_rq_lanes
+#endif
+
+/* Rows m < LIVE of the int32 tile C (NROWS x Q16_NRV vectors), channels n < nc, through RQ
+ * into out. */
+#define Q16_OUT(C, NROWS, LIVE, RQ) \
+  Q16_UNROLL for (int m = 0; m < (NROWS); m++) { \
+    if ((size_t)m >= (LIVE)) break; \
+    Q16_UNROLL for (int v = 0; v < Q16_NRV; v++) { \
+      const size_t n0 = (size_t)v * Q16V_N; \
+      if (n0 >= nc) break; \
+      q16v_st16(out + (size_t)m * out_stride + n0, RQ(C[m][v], r, (int)n0), \
+                nc - n0 < Q16V_N ? (int)(nc - n0) : Q16V_N); \
+    } \
+  }
+
+/* The micro-kernel without flushes (ks * ((kc + 1) / 2) <= TFCC_Q16_GEMM_FLUSH pairs: every
+ * int32 sum exact), its tile requantized from the registers. */
+void TFCC_Q16_GEMM_FUSED_FN(size_t ks, size_t kc, const int16_t *const *a, const int16_t *w,
+                            const tfcc_q16_gemm_rq *r, size_t rows, size_t nc, int16_t *out,
+                            size_t out_stride) {
+  q16v c[Q16_MR][Q16_NRV];
+  Q16_UNROLL for (int m = 0; m < Q16_MR; m++) Q16_UNROLL for (int v = 0; v < Q16_NRV; v++) c[m][v] =
+      q16v_zero();
+  const size_t full = kc / 2;
+  for (size_t t = 0; t < ks; t++, a += Q16_MR) {
+    const int16_t *x[Q16_MR];
+    Q16_UNROLL for (int m = 0; m < Q16_MR; m++) x[m] = a[m];
+    const int16_t *const xend = x[0] + 2 * full;
+    while (x[0] != xend) {
+      Q16_STEP(q16x_pair(x[m]));
+      Q16_UNROLL for (int m = 0; m < Q16_MR; m++) x[m] += 2;
+    }
+    if (kc & 1) Q16_STEP(q16x_one(x[m]));
+  }
+  if (r->real) {
+    Q16_OUT(c, Q16_MR, rows, q16v_rqr)
+  } else {
+    Q16_OUT(c, Q16_MR, rows, q16v_rqi)
+  }
+}
+
+/* r on an int64 tile whose rows' sums fit int32 (false at the first row that does not). */
+bool TFCC_Q16_GEMM_REQ32_FN(size_t rows, size_t nc, const int64_t *acc, const tfcc_q16_gemm_rq *r,
+                            int16_t *out, size_t out_stride) {
+  for (size_t i = 0; i < rows; i++, acc += Q16_NR, out += out_stride) {
+    int32_t t[Q16_NR];
+    bool fits = true;
+    for (int n = 0; n < Q16_NR; n++) {
+      t[n] = (int32_t)(uint32_t)(uint64_t)acc[n];
+      fits &= t[n] == acc[n];
+    }
+    if (!fits) return false;
+    q16v c[1][Q16_NRV];
+    Q16_UNROLL for (int v = 0; v < Q16_NRV; v++) c[0][v] = q16v_ld32(t + v * Q16V_N);
+    if (r->real) {
+      Q16_OUT(c, 1, 1, q16v_rqr)
+    } else {
+      Q16_OUT(c, 1, 1, q16v_rqi)
+    }
+  }
+  return true;
 }

@@ -4,6 +4,8 @@
 #define TFCC_Q16_GEMM_FN tfcc_q16_gemm_avx2
 #define TFCC_Q16_GEMM_REQ_FN tfcc_q16_gemm_req_avx2
 #define TFCC_Q16_GEMM_WIDEN_FN tfcc_q16_gemm_widen_avx2
+#define TFCC_Q16_GEMM_FUSED_FN tfcc_q16_gemm_fused_avx2
+#define TFCC_Q16_GEMM_REQ32_FN tfcc_q16_gemm_req32_avx2
 #define Q16_MR TFCC_Q16_GEMM_MR_avx2
 #define Q16_NRV (TFCC_Q16_GEMM_NR_avx2 / Q16V_N)
 #include "kernels/q16-gemm/gemm_body.h"

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/q16-gemm/gemm.h"
+
 typedef int32x4_t q16v;
 typedef int16x8_t q16x;
 typedef int16x8_t q16w;
@@ -28,5 +30,44 @@ static inline q16v q16v_madd(q16v acc, q16x x, q16w w) {
   return vaddq_s32(acc, vpaddq_s32(lo, hi));
 }
 static inline void q16v_st(int32_t *p, q16v v) { vst1q_s32(p, v); }
+static inline q16v q16v_ld32(const int32_t *p) { return vld1q_s32(p); }
+/* every lane within int16 (the clamp range is): the narrowing is exact */
+static inline void q16v_st16(int16_t *p, q16v v, int n) {
+  const int16x4_t h = vmovn_s32(v);
+  if (n == 4) {
+    vst1_s16(p, h);
+  } else {
+    int16_t t[4];
+    vst1_s16(t, h);
+    memcpy(p, t, (size_t)n * sizeof(int16_t));
+  }
+}
+/* + offset, the activation clamp */
+static inline q16v q16v_rq_end(q16v v, const tfcc_q16_gemm_rq *r) {
+  v = vaddq_s32(v, vdupq_n_s32(r->offset));
+  return vminq_s32(vmaxq_s32(v, vdupq_n_s32(r->act_min)), vdupq_n_s32(r->act_max));
+}
+/* the integer mode on 2 channels at n0: SMULL, + bm, SSHL by -shift (an arithmetic right shift) */
+static inline int32x2_t q16v_rqi2(int32x2_t s, const tfcc_q16_gemm_rq *r, int n0) {
+  int64x2_t x = vmull_s32(s, vmovn_s64(vld1q_s64(r->mult + n0)));
+  x = vaddq_s64(x, vld1q_s64(r->bm + n0));
+  return vmovn_s64(vshlq_s64(x, vnegq_s64(vld1q_s64(r->shift + n0))));
+}
+static inline q16v q16v_rqi(q16v s, const tfcc_q16_gemm_rq *r, int n0) {
+  return q16v_rq_end(
+      vcombine_s32(q16v_rqi2(vget_low_s32(s), r, n0), q16v_rqi2(vget_high_s32(s), r, n0 + 2)), r);
+}
+/* the real mode on 2 channels at n0: FRINTA rounds half away from zero */
+static inline int32x2_t q16v_rqr2(int32x2_t a, const tfcc_q16_gemm_rq *r, int n0) {
+  float64x2_t x = vaddq_f64(vcvtq_f64_s64(vmovl_s32(a)), vld1q_f64(r->bias + n0));
+  x = vrndaq_f64(vmulq_f64(x, vld1q_f64(r->rscale + n0)));
+  x = vminq_f64(vmaxq_f64(x, vdupq_n_f64(-2147483648.0)), vdupq_n_f64(2147483647.0));
+  return vmovn_s64(vcvtq_s64_f64(x));
+}
+static inline q16v q16v_rqr(q16v s, const tfcc_q16_gemm_rq *r, int n0) {
+  const int32x4_t a = vaddq_s32(s, vld1q_s32(r->b32 + n0));
+  return q16v_rq_end(
+      vcombine_s32(q16v_rqr2(vget_low_s32(a), r, n0), q16v_rqr2(vget_high_s32(a), r, n0 + 2)), r);
+}
 
 #endif

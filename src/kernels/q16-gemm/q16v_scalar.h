@@ -34,5 +34,14 @@ static inline q16v q16v_madd(q16v acc, q16x x, q16w w) {
 static inline void q16v_st(int32_t *p, q16v v) {
   for (int i = 0; i < 4; i++) p[i] = v.v[i];
 }
+static inline q16v q16v_ld32(const int32_t *p) {
+  const q16v v = {{p[0], p[1], p[2], p[3]}};
+  return v;
+}
+static inline void q16v_st16(int16_t *p, q16v v, int n) {
+  for (int i = 0; i < n; i++) p[i] = (int16_t)v.v[i];
+}
+/* the requantization lane by lane */
+#define Q16V_RQ_LANES 1
 
 #endif
