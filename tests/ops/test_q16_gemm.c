@@ -28,17 +28,19 @@ static uint32_t urand(void) {
 
 /* mode 0: random; 1: x -32768, w -128 (the largest positive product); 2: x alternating
  * -32768 / 32767, w 127 / -127 (large sums of both signs); 3: small values (x within +-8, w
- * within +-4: sums that a rescale by 0.5 or 0.25 leaves unsaturated, many of them ties) */
+ * within +-4: sums that a rescale by 0.5 or 0.25 leaves unsaturated, many of them ties); 4: x
+ * -32768, w as 3 but -128 in the output channels c % 32 >= 28 (conv_case: in the upper half of
+ * every variant's panels, the only sums that can overflow int32) */
 static void fill(int16_t *x, size_t nx, int8_t *w, size_t nw, int mode) {
   for (size_t i = 0; i < nx; i++)
-    x[i] = mode == 1   ? (int16_t)-32768
-           : mode == 2 ? (int16_t)(i & 1 ? 32767 : -32768)
-           : mode == 3 ? (int16_t)((int)(urand() % 17) - 8)
-                       : (int16_t)(urand() & 0xffff);
+    x[i] = mode == 1 || mode == 4 ? (int16_t)-32768
+           : mode == 2            ? (int16_t)(i & 1 ? 32767 : -32768)
+           : mode == 3            ? (int16_t)((int)(urand() % 17) - 8)
+                                  : (int16_t)(urand() & 0xffff);
   for (size_t i = 0; i < nw; i++)
     w[i] = mode == 1   ? (int8_t)-128
            : mode == 2 ? (int8_t)(i % 3 ? 127 : -127)
-           : mode == 3 ? (int8_t)((int)(urand() % 9) - 4)
+           : mode >= 3 ? (int8_t)((int)(urand() % 9) - 4)
                        : (int8_t)urand();
 }
 
@@ -97,6 +99,9 @@ static void conv_case(const tfcc_q16_gemm_kernel *k, tfcc_threadpool *pool, cons
   CHECK(x && o0 && o1 && w && b64 && b32 && mult && shift && scratch && wp);
   if (!x || !o0 || !o1 || !w || !b64 || !b32 || !mult || !shift || !scratch || !wp) return;
   fill(x, nx, w, nw, mode);
+  if (mode == 4)
+    for (size_t i = 0; i < nw; i++)
+      if (i / (nw / (size_t)s->OC) % 32 >= 28) w[i] = -128;
   /* bias_kind 3: biases at the fused requantization's limit +-(2^47 - 2^31) or within 2^46;
    * 4: as 3 with some at 2^47 - 2^20 (the sums then reach the reference's clamp at 2^47) */
   const int64_t blim = ((int64_t)1 << 47) - ((int64_t)1 << 31);
@@ -259,6 +264,12 @@ int main(void) {
       conv_case(k, NULL, &specs[11], mode, 0, true, 1, 0);
       for (size_t si = ns - 6; si < ns; si++) /* the flush limit (TFCC_Q16_GEMM_FLUSH) */
         conv_case(k, si % 2 ? pool3 : NULL, &specs[si], mode, (int)si % 3, true, 0, 0);
+    }
+    /* deep layers of small weights but for a few channels whose sums come to 2^31 (a bound on
+     * the weights alone must see every channel of a panel) */
+    for (size_t si = ns - 6; si < ns; si++) {
+      conv_case(k, NULL, &specs[si], 4, 2, true, 0, 0);
+      conv_case(k, pool3, &specs[si], 3, (int)si % 3, false, 0, 1);
     }
     /* the fused requantization's limits (gemm.h: tfcc_q16_gemm_rq) on the largest sums */
     for (size_t si = 0; si < ns; si += 2) {
