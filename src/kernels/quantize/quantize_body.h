@@ -54,22 +54,34 @@ void QZ_CAT(tfcc_qz_xnn_, TFCC_QZ_ISA)(const float *restrict in, void *restrict 
       M(int16_t); \
   } while (0)
 
-#define QZ_REF_LOOP(T) \
-  do { \
-    T *restrict o = (T *)out; \
+/* TFLite builtin f32 -> q of element type T, in double throughout (a loop the compiler
+ * vectorises): v clamped to [rlo - 1, rhi + 1], its truncation t (= (double)(int32_t)v there),
+ * the rounding t + 1 or t - 1 (exact), clamped to [rlo, rhi], one conversion to int32, + zp.
+ * Not inlined, and the rounding's two terms apart: else GCC 12 keeps branches in the loop
+ * (scalar). */
+#define QZ_REF_FN(T) \
+  static __attribute__((noinline)) void QZ_CAT(qz_ref_, T)( \
+      const float *restrict in, T *restrict o, size_t n, double dscale, double vlo, double vhi, \
+      double dlo, double dhi, int32_t zp) { \
     for (size_t i = 0; i < n; i++) { \
       double v = (double)in[i] / dscale; \
       v = v == v ? v : 0.0; \
       v = v < vlo ? vlo : v; \
       v = v > vhi ? vhi : v; \
-      const int32_t t = (int32_t)v; \
-      const double d = v - (double)t; \
-      int32_t r = t + (d >= 0.5 ? 1 : 0) - (d <= -0.5 ? 1 : 0); \
-      r = r < rlo ? rlo : r; \
-      r = r > rhi ? rhi : r; \
-      o[i] = (T)(r + zp); \
+      const double t = (double)(int32_t)v; \
+      const double d = v - t; \
+      const double up = d >= 0.5 ? 1.0 : 0.0, down = d <= -0.5 ? 1.0 : 0.0; \
+      double r = t + up - down; \
+      r = r < dlo ? dlo : r; \
+      r = r > dhi ? dhi : r; \
+      o[i] = (T)((int32_t)r + zp); \
     } \
-  } while (0)
+  }
+QZ_REF_FN(uint8_t)
+QZ_REF_FN(int8_t)
+QZ_REF_FN(int16_t)
+
+#define QZ_REF_LOOP(T) QZ_CAT(qz_ref_, T)(in, (T *)out, n, dscale, vlo, vhi, dlo, dhi, zp)
 
 void QZ_CAT(tfcc_qz_ref_, TFCC_QZ_ISA)(const float *restrict in, void *restrict out, size_t n,
                                        float scale, int32_t zp, tfcc_dtype ot) {
@@ -77,6 +89,7 @@ void QZ_CAT(tfcc_qz_ref_, TFCC_QZ_ISA)(const float *restrict in, void *restrict 
   tfcc_q_range(ot, &qmin, &qmax);
   const int32_t rlo = qmin - zp, rhi = qmax - zp;
   const double vlo = (double)(rlo - 1), vhi = (double)(rhi + 1), dscale = (double)scale;
+  const double dlo = (double)rlo, dhi = (double)rhi;
   QZ_Q_TYPES(ot, QZ_REF_LOOP);
 }
 
