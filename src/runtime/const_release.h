@@ -58,6 +58,9 @@ typedef struct tfcc_cr_entry {
   bool left_done, right_done; /* and its pages below huge_a, from huge_b */
   bool copied;                /* a range the reader copied (tfcc_graph.copied), not a constant */
   uintptr_t huge_a, huge_b;
+  /* whole 2 MiB pages of a prefix given back while its last reader packed it (consumed_prefix
+   * in ops/packed_store.h): [pre_a, pre_b), empty when equal */
+  uintptr_t pre_a, pre_b;
 } tfcc_cr_entry;
 
 typedef struct tfcc_cr_seen {
