@@ -20,6 +20,12 @@
  * no measurable cost, and holding a huge page of consumed filters for it until the last nodes
  * cost ResNet-50 int8 1.3 MiB of its peak.
  *
+ * A constant of 2 MiB or more that its last reader packs in source order (a large float CONV_2D
+ * filter: tfcc_f32_pack_stream) is given back while it is packed: the reader names the prefix
+ * it has read (consumed_prefix, ops/packed_store.h) and its whole huge pages go at once, so the
+ * source shrinks as its packing grows (the load's peak held both whole: ResNet-18 f32's 9.4 MB
+ * filters, bench/README.md "load56"); what is left goes when it says consumed, nothing twice.
+ *
  * The ranges the reader copied into the graph (per-channel quantization vectors: ResNet-50
  * int8 0.61 MiB in one run) are given back when the prepare pass begins: the whole pages of
  * each run of them whose gaps hold only zero bytes (alignment padding; a released page reads
