@@ -280,7 +280,10 @@ bool tfcc_f32_pack_stream(struct tfcc_threadpool *pool, const tfcc_f32_gemm_kern
     release(user, rows < N ? rows * ld_n * sizeof(float) : ((N - 1) * ld_n + K) * sizeof(float));
   }
   if (C > 1) transpose_items(w + row, P, C, S, tmp, seen);
-  if (last) memcpy(w + row * (1 + C * kc), last, last_floats * sizeof(float));
+  if (last) { /* populated in one call, not a fault per page where the block's tail is small */
+    tfcc_wmem_populate(w + row * (1 + C * kc), last_floats * sizeof(float));
+    memcpy(w + row * (1 + C * kc), last, last_floats * sizeof(float));
+  }
   const size_t used = row * (1 + K) * sizeof(float); /* the padding to 64 bytes: zeros */
   memset((uint8_t *)w + used, 0, bytes - used);
   free(tmp);
