@@ -190,7 +190,7 @@ static void retire(region *c) {
  * first, so a block within one 4 KiB page (an operator's params, a warm load's every block:
  * tfcc_wmem_small_first) costs no system call (was one each: 22 for MobileNetV2 f32). Returns
  * the caller's bytes. */
-static void *cut_block(region *c, size_t off, size_t need) {
+static void *cut_block(region *c, size_t off, size_t need, bool populate) {
   c->used = off + need;
   c->live++;
   count_pages(c, off, need, 1);
@@ -202,11 +202,11 @@ static void *cut_block(region *c, size_t off, size_t need) {
   const size_t pg = tfcc_page_size();
   const uintptr_t a = ((uintptr_t)p & ~(uintptr_t)(pg - 1)) + pg; /* after the header's page */
   const uintptr_t b = ((uintptr_t)p + need + pg - 1) & ~(uintptr_t)(pg - 1);
-  if (b > a) (void)madvise((void *)a, (size_t)(b - a), MADV_POPULATE_WRITE);
+  if (populate && b > a) (void)madvise((void *)a, (size_t)(b - a), MADV_POPULATE_WRITE);
   return p + HDR;
 }
 
-void *tfcc_wmem_alloc(size_t bytes) {
+static void *wmem_alloc(size_t bytes, bool populate) {
   size_t need = (bytes + 63) / 64 * 64;
   if (need < bytes || need > SIZE_MAX / 2 - RHDR - HUGE) return NULL;
   need += HDR;
@@ -251,7 +251,22 @@ void *tfcc_wmem_alloc(size_t bytes) {
     }
     c->committed = to;
   }
-  return cut_block(c, off, need);
+  return cut_block(c, off, need, populate);
+}
+
+void *tfcc_wmem_alloc(size_t bytes) { return wmem_alloc(bytes, true); }
+
+void *tfcc_wmem_alloc_unpopulated(size_t bytes) { return wmem_alloc(bytes, false); }
+
+void tfcc_wmem_populate(void *p, size_t bytes) {
+#if USE_MAP && defined(MADV_POPULATE_WRITE)
+  const size_t pg = tfcc_page_size();
+  const uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
+  const uintptr_t b = ((uintptr_t)p + bytes + pg - 1) & ~(uintptr_t)(pg - 1);
+  if (bytes && b > a) (void)madvise((void *)a, (size_t)(b - a), MADV_POPULATE_WRITE);
+#else
+  (void)p, (void)bytes;
+#endif
 }
 
 void *tfcc_wmem_alloc_spare(size_t bytes, bool rewhole) {
@@ -279,7 +294,7 @@ void *tfcc_wmem_alloc_spare(size_t bytes, bool rewhole) {
     c->hp_small[k] = 0;
   c->hp_sealed[k] = 0;
   c->hp_spare[k] = 1;
-  return cut_block(c, off, need);
+  return cut_block(c, off, need, true);
 }
 
 void tfcc_wmem_free(void *p) {

@@ -25,6 +25,15 @@
 
 /* 64-byte aligned, uninitialised block of bytes (0: a minimal block); NULL when out of memory. */
 void *tfcc_wmem_alloc(size_t bytes);
+/* The same, its pages not populated (but for the header's): a packing that writes the block
+ * front to back while it gives back its source populates each range with tfcc_wmem_populate
+ * before writing it, so that the block becomes resident as the source shrinks (a load's
+ * peak: a large filter and its packing not resident whole together; bench/README.md load56). */
+void *tfcc_wmem_alloc_unpopulated(size_t bytes);
+/* Populates the pages of [p, p + bytes) of a block (MADV_POPULATE_WRITE: in huge pages where
+ * the block lies in them, one call instead of a fault per page); nothing where unsupported (the
+ * pages then fault in on first touch). */
+void tfcc_wmem_populate(void *p, size_t bytes);
 /* A block as tfcc_wmem_alloc's, cut only where it costs no new memory: from the free part of
  * the huge page blocks are being cut from (the last weights' huge page, resident already), so
  * that small tables read at every run (a session's plan) lie on that huge page with the

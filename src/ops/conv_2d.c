@@ -317,10 +317,10 @@ static void conv_f32_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
     why = "grouped convolution";
   else if (!tfcc_f32_const_or_absent(f) || !tfcc_f32_const_or_absent(bias))
     why = "filter or bias is not constant";
-  else if (!tfcc_f32_fast_pack(&p->n.f32, ctx->isa, ctx->pool, g->out_c,
-                               g->filter_h * g->filter_w * g->filter_in_c, f->data,
-                               (size_t)g->filter_h * g->filter_w * g->filter_in_c, 1,
-                               bias ? bias->data : NULL))
+  else if (!tfcc_f32_fast_pack_consuming(
+               &p->n.f32, ctx->isa, ctx->pool, g->out_c, g->filter_h * g->filter_w * g->filter_in_c,
+               f->data, (size_t)g->filter_h * g->filter_w * g->filter_in_c, 1,
+               bias ? bias->data : NULL, p->bf16.wanted ? NULL : p)) /* consumed below */
     why = "out of memory packing the filter";
   if (why) {
     tfcc_f32_fast_fallback(&p->n.f32, ctx, "CONV_2D", why);

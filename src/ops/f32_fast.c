@@ -19,16 +19,46 @@ void tfcc_f32_fast_free(tfcc_f32_fast *f) {
   tfcc_pack_once_destroy(&f->once);
 }
 
+/* A source of this size or more, whose owner will say consumed for it, is packed in source
+ * order while its pages are given back (tfcc_f32_pack_stream): the load's peak held such a
+ * filter and its whole packing together (ResNet-18 f32: 9.4 MB, bench/README.md load56). */
+#define STREAM_MIN_BYTES ((size_t)4 << 20)
+
+typedef struct stream_release {
+  const tfcc_packed_key *key;
+  const void *owner, *src;
+} stream_release;
+
+static void stream_released(void *user, size_t bytes) {
+  const stream_release *s = user;
+  (void)tfcc_packed_consumed_prefix(s->key, s->owner, s->src, bytes);
+}
+
 const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa,
                                           struct tfcc_threadpool *pool, int32_t n, int32_t kdim,
                                           const float *src, size_t ld_n, size_t ld_k,
                                           const float *bias) {
+  return tfcc_f32_fast_pack_consuming(f, isa, pool, n, kdim, src, ld_n, ld_k, bias, NULL);
+}
+
+const tfcc_f32_packed *tfcc_f32_fast_pack_consuming(tfcc_f32_fast *f, tfcc_isa isa,
+                                                    struct tfcc_threadpool *pool, int32_t n,
+                                                    int32_t kdim, const float *src, size_t ld_n,
+                                                    size_t ld_k, const float *bias,
+                                                    const void *owner) {
   if (!tfcc_f32_fast_get(f, src) && tfcc_pack_once_begin(&f->once)) {
     const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_select(isa);
     const size_t bytes = tfcc_f32_packed_bytes(k, n, kdim);
     const void *hit = n >= 0 && kdim >= 0 ? tfcc_packed_get(&f->key, bytes) : NULL;
     if (hit) tfcc_f32_packed_view(k, n, kdim, hit, &f->packed);
-    bool ok = hit || tfcc_f32_pack_pool(pool, k, n, kdim, src, ld_n, ld_k, bias, &f->packed);
+    bool ok = hit != NULL;
+    const stream_release rel = {&f->key, owner, src};
+    if (!ok && owner && ld_k == 1 && n > 0 && kdim > 0 &&
+        (size_t)n * ld_n * sizeof(float) >= STREAM_MIN_BYTES &&
+        tfcc_packed_consumed_prefix(&f->key, owner, src, 0))
+      ok = tfcc_f32_pack_stream(pool, k, n, kdim, src, ld_n, bias, &f->packed, stream_released,
+                                (void *)&rel);
+    ok = ok || tfcc_f32_pack_pool(pool, k, n, kdim, src, ld_n, ld_k, bias, &f->packed);
     if (!hit && ok) tfcc_packed_put(&f->key, f->packed.w, bytes);
     f->borrowed = hit != NULL;
     tfcc_pack_once_end(&f->once, src, ok);

@@ -10,6 +10,7 @@
 #ifndef TFCC_OPS_PACKED_STORE_H
 #define TFCC_OPS_PACKED_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +22,13 @@ struct tfcc_packed_store {
    * constant at `data` again, at any shape (it runs on its packing only). The model may then
    * release those bytes (runtime/const_release.h). Repeated calls count once. */
   void (*consumed)(tfcc_packed_store *s, const void *owner, const void *data);
+  /* Optional (may be NULL): owner, packing the constant at `data` on the path that says
+   * consumed for it once the packing is made, reads data[0, bytes) no more. true: the model
+   * may give those bytes back now (owner is the constant's last reader; the whole 2 MiB pages
+   * inside them are given back), so that owner may pack while giving its source back as it
+   * goes (bytes 0 only asks). false: nothing is given back before consumed; the caller packs
+   * as without it. */
+  bool (*consumed_prefix)(tfcc_packed_store *s, const void *owner, const void *data, size_t bytes);
 };
 
 /* Block ids: one per kind of packing an operator keeps. */
@@ -82,6 +90,15 @@ static inline void tfcc_packed_put(const tfcc_packed_key *k, const void *data, s
 static inline void tfcc_packed_consumed(const tfcc_packed_key *k, const void *owner,
                                         const void *data) {
   if (k->store && k->store->consumed && data) k->store->consumed(k->store, owner, data);
+}
+
+/* The operator with params `owner`, which will say consumed for the constant `data` once its
+ * packing is made, reads data[0, bytes) no more (bytes 0: only whether the model takes such
+ * calls for it). true: taken (the contract above). */
+static inline bool tfcc_packed_consumed_prefix(const tfcc_packed_key *k, const void *owner,
+                                               const void *data, size_t bytes) {
+  return k->store && k->store->consumed_prefix && data &&
+         k->store->consumed_prefix(k->store, owner, data, bytes);
 }
 
 #endif

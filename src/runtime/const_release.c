@@ -167,6 +167,17 @@ static void release_ends(tfcc_const_release *r, size_t i) {
 
 static void release_entry(tfcc_const_release *r, size_t i, bool huge_only);
 
+/* [a, b) of entry e but its prefix already given back (page aligned, a < b or empty). */
+static void release_skip(tfcc_const_release *r, const tfcc_cr_entry *e, uintptr_t a, uintptr_t b) {
+  const uintptr_t ha = e->pre_a, hb = e->pre_b;
+  if (ha >= hb || hb <= a || ha >= b) {
+    if (a < b) release_range(r, a, b);
+    return;
+  }
+  if (a < ha) release_range(r, a, ha);
+  if (hb < b) release_range(r, hb, b);
+}
+
 /* Whether a constant still to be read at load (not consumed by every reader; in the prepare
  * pass, also read by a node not prepared yet or by another subgraph) has bytes in the huge
  * page at hp (i: an entry near it). Operators read their constants at init and at the first
@@ -242,7 +253,7 @@ static void release_entry(tfcc_const_release *r, size_t i, bool huge_only) {
   const uintptr_t a = ((uintptr_t)e->data + pg - 1) & ~(pg - 1);
   const uintptr_t b = ((uintptr_t)e->data + e->bytes) & ~(pg - 1);
   if (huge_only) {
-    if (a < b) release_range(r, a, b);
+    release_skip(r, e, a, b);
     /* no whole huge page: both ends meet at b, the huge page boundary inside it, if any */
     e->huge_a = a < b ? a : b;
     e->huge_b = b;
@@ -256,7 +267,7 @@ static void release_entry(tfcc_const_release *r, size_t i, bool huge_only) {
     if (!e->right_done && e->huge_b < b) release_range(r, e->huge_b > a ? e->huge_b : a, b);
     return;
   }
-  if (a < b) release_range(r, a, b);
+  release_skip(r, e, a, b);
 }
 
 static void cr_consumed(tfcc_packed_store *s, const void *owner, const void *data) {
@@ -296,6 +307,29 @@ static void cr_consumed(tfcc_packed_store *s, const void *owner, const void *dat
   }
 }
 
+/* A constant of 2 MiB or more whose only reader left is owner, packing it in source order: the
+ * whole huge pages of data[0, bytes) are given back now (contract in ops/packed_store.h). Only
+ * whole huge pages: the rest of the constant, still to be packed, is read from unsplit huge
+ * pages (in place, not through the kernel's copy: base/kernel_copy.h). */
+static bool cr_consumed_prefix(tfcc_packed_store *s, const void *owner, const void *data,
+                               size_t bytes) {
+  tfcc_const_release *r = (tfcc_const_release *)s;
+  if (r->sealed || !r->e) return false;
+  tfcc_cr_entry *e = find(r, data);
+  if (!e || e->readers != 1 || e->released || e->copied || e->bytes < BIG_BYTES) return false;
+  for (size_t i = 0; i < r->n_seen; i++) /* owner said consumed: the reader left is another */
+    if (r->seen[i].owner == owner && r->seen[i].data == data) return false;
+  if (bytes > e->bytes) bytes = e->bytes;
+  const uintptr_t a = ((uintptr_t)e->data + HUGE_BYTES - 1) & ~(HUGE_BYTES - 1);
+  const uintptr_t b = ((uintptr_t)e->data + bytes) & ~(HUGE_BYTES - 1);
+  if (e->pre_a == 0) e->pre_a = e->pre_b = a;
+  if (b > e->pre_b) {
+    release_range(r, e->pre_b, b);
+    e->pre_b = b;
+  }
+  return true;
+}
+
 /* Adds one reader of tensor t (if it is a constant in the region). */
 static void count(tfcc_const_release *r, const tfcc_ir_subgraph *sg, int32_t t, bool keep,
                   int32_t node) {
@@ -327,6 +361,7 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
   r->store.get = cr_get;
   r->store.put = cr_put;
   r->store.consumed = cr_consumed;
+  r->store.consumed_prefix = cr_consumed_prefix;
   r->inner = inner;
   r->wipe = wipe;
   r->page = tfcc_page_size();

@@ -20,6 +20,12 @@
  * no measurable cost, and holding a huge page of consumed filters for it until the last nodes
  * cost ResNet-50 int8 1.3 MiB of its peak.
  *
+ * A constant of 2 MiB or more that its last reader packs in source order (a large float CONV_2D
+ * filter: tfcc_f32_pack_stream) is given back while it is packed: the reader names the prefix
+ * it has read (consumed_prefix, ops/packed_store.h) and its whole huge pages go at once, so the
+ * source shrinks as its packing grows (the load's peak held both whole: ResNet-18 f32's 9.4 MB
+ * filters, bench/README.md "load56"); what is left goes when it says consumed, nothing twice.
+ *
  * The ranges the reader copied into the graph (per-channel quantization vectors: ResNet-50
  * int8 0.61 MiB in one run) are given back when the prepare pass begins: the whole pages of
  * each run of them whose gaps hold only zero bytes (alignment padding; a released page reads
@@ -58,6 +64,9 @@ typedef struct tfcc_cr_entry {
   bool left_done, right_done; /* and its pages below huge_a, from huge_b */
   bool copied;                /* a range the reader copied (tfcc_graph.copied), not a constant */
   uintptr_t huge_a, huge_b;
+  /* whole 2 MiB pages of a prefix given back while its last reader packed it (consumed_prefix
+   * in ops/packed_store.h): [pre_a, pre_b), empty when equal */
+  uintptr_t pre_a, pre_b;
 } tfcc_cr_entry;
 
 typedef struct tfcc_cr_seen {

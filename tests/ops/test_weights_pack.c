@@ -174,6 +174,69 @@ out:
   free(w2);
 }
 
+/* The source given back as a streamed packing goes: each release call's whole pages are made
+ * inaccessible at once (a later read of them faults), the calls only grow, and the last one
+ * names the whole source. */
+typedef struct trap_src {
+  uint8_t *base;
+  size_t extent, done, calls;
+  bool ok;
+} trap_src;
+
+static void trap_release(void *user, size_t bytes) {
+  trap_src *t = user;
+  const size_t pg = 4096;
+  if (bytes < t->done || bytes > t->extent) t->ok = false;
+  t->calls++;
+  const size_t a = (t->done + pg - 1) / pg * pg, b = bytes / pg * pg;
+  if (b > a && mprotect(t->base + a, b - a, PROT_NONE) != 0) t->ok = false;
+  if (bytes > t->done) t->done = bytes;
+}
+
+/* tfcc_f32_pack_stream (1 and 2 threads) gives tfcc_f32_pack's bytes, and never reads a source
+ * byte after it said so (release calls after each chunk of about 1 MiB of source rows). */
+static void check_f32_stream(int nr, int32_t n, int32_t kdim, size_t ld_n) {
+  tfcc_f32_gemm_kernel k;
+  memset(&k, 0, sizeof k);
+  k.name = "layout";
+  k.mr = 4;
+  k.nr = nr;
+  const size_t extent = ((size_t)(n - 1) * ld_n + (size_t)kdim) * sizeof(float);
+  const size_t map = (extent + 4095) / 4096 * 4096, count = extent / sizeof(float);
+  float *bias = malloc((size_t)n * sizeof(float)), *keep = malloc(extent);
+  uint8_t *m = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  CHECK(bias && keep && m != MAP_FAILED);
+  tfcc_f32_packed ref;
+  memset(&ref, 0, sizeof ref);
+  if (!bias || !keep || m == MAP_FAILED) goto out;
+  float *src = (float *)(void *)m;
+  for (int32_t i = 0; i < n; i++) bias[i] = (float)(int32_t)(next() % 2001) - 1000;
+  for (size_t i = 0; i < count; i++) keep[i] = (float)(int32_t)(next() % 2001) - 1000;
+  memcpy(src, keep, extent);
+  CHECK(tfcc_f32_pack(&k, n, kdim, src, ld_n, 1, bias, &ref));
+  for (int threads = 1; threads <= 2 && ref.w; threads++) {
+    trap_src t = {m, extent, 0, 0, true};
+    tfcc_f32_packed pk;
+    CHECK(tfcc_f32_pack_stream(threads == 2 ? pool2 : NULL, &k, n, kdim, src, ld_n, bias, &pk,
+                               trap_release, &t));
+    CHECKF(t.ok && t.done == extent && t.calls >= 1, "stream release nr %d n %d k %d: %zu of %zu",
+           nr, n, kdim, t.done, extent);
+    const size_t used = ((size_t)n + (size_t)nr - 1) / (size_t)nr * (size_t)nr *
+                        (1 + (size_t)kdim) * sizeof(float); /* not the padding to 64 bytes */
+    if (pk.w)
+      CHECKF(memcmp(pk.w, ref.w, used) == 0 && pk.kc == ref.kc,
+             "f32 pack_stream nr %d n %d k %d ld %zu threads %d", nr, n, kdim, ld_n, threads);
+    tfcc_f32_packed_free(&pk);
+    CHECK(mprotect(m, map, PROT_READ | PROT_WRITE) == 0);
+    memcpy(src, keep, extent);
+  }
+out:
+  tfcc_f32_packed_free(&ref);
+  if (m != MAP_FAILED) munmap(m, map);
+  free(bias);
+  free(keep);
+}
+
 /* q8: tfcc_q8_pack against the layout (weights xor w_xor, bias + row terms, scales). */
 static void check_q8(int nr, bool pairs, uint8_t w_xor, uint8_t x_xor, bool is_signed, int32_t n,
                      int32_t kdim) {
@@ -254,6 +317,8 @@ int main(void) {
       for (int c = 0; c < 7; c++) {
         check_f32(f32_nr[a], f32_n[b], f32_k[c], (size_t)f32_k[c]);
         if (b == 2) check_f32(f32_nr[a], f32_n[b], f32_k[c], (size_t)f32_k[c] + 5);
+        if (b >= 2) check_f32_stream(f32_nr[a], f32_n[b], f32_k[c], (size_t)f32_k[c]);
+        if (b == 4) check_f32_stream(f32_nr[a], f32_n[b], f32_k[c], (size_t)f32_k[c] + 3);
       }
   const int q8_nr[] = {4, 8, 16, 32};
   const int32_t q8_n[] = {1, 7, 33, 300};

@@ -102,7 +102,76 @@ static void copied_runs(uint8_t *region, size_t size, bool defer) {
   tfcc_const_release_free(&r);
 }
 
+/* A large constant packed in source order by its only reader (consumed_prefix, ops/packed_store.h):
+ * the whole huge pages of the prefix it names are given back at once, before it is consumed
+ * (the next node's packing then finds them gone); consumed and the seal give back the rest,
+ * nothing twice. A constant with another reader left, or one its reader consumed, is refused. */
+static void prefix_release(void) {
+  const size_t size = 10 * MIB;
+  uint8_t *region = tfcc_map_private(size, true);
+  CHECK(region != NULL);
+  if (!region) return;
+  memset(region, 1, size);
+  const uintptr_t huge = 2 * MIB;
+  /* the region is 2 MiB aligned where the mapping gave huge pages; offsets from its first one */
+  const size_t at = (size_t)((((uintptr_t)region + huge - 1) & ~(huge - 1)) - (uintptr_t)region);
+  tfcc_ir_tensor t[2];
+  tfcc_ir_node nd[3];
+  int32_t in[3] = {0, 1, 1}; /* node 0 reads constant 0; nodes 1 and 2 read constant 1 */
+  memset(t, 0, sizeof t);
+  memset(nd, 0, sizeof nd);
+  t[0].data = region + at + 64 * KIB; /* whole huge pages [at + 2, at + 6) MiB inside it */
+  t[0].data_bytes = 6 * MIB + 512 * KIB - 64 * KIB;
+  t[1].data = region + at + 7 * MIB;
+  t[1].data_bytes = 2 * MIB + 64 * KIB;
+  for (int i = 0; i < 3; i++) {
+    nd[i].n_inputs = 1;
+    nd[i].inputs = &in[i];
+  }
+  tfcc_ir_subgraph sg = {.n_tensors = 2, .tensors = t, .n_nodes = 3, .nodes = nd};
+  tfcc_graph g = {.n_subgraphs = 1, .subgraphs = &sg};
+  tfcc_const_release r;
+  CHECK(tfcc_const_release_init(&r, &g, region, size, false, NULL));
+  tfcc_const_release_prepare(&r);
+  tfcc_packed_store *s = &r.store;
+  int owner[3];
+  CHECK(s->consumed_prefix != NULL);
+  (void)s->get(s, 0, 1, 0);
+  CHECK(s->consumed_prefix(s, &owner[0], t[0].data, 0) && r.released_bytes == 0);
+  CHECK(s->consumed_prefix(s, &owner[0], t[0].data, 3 * MIB) && r.released_bytes == 0);
+  /* 4.5 MiB read: the huge page [at + 2, at + 4) MiB is given back, its neighbours are not */
+  CHECK(s->consumed_prefix(s, &owner[0], t[0].data, 4 * MIB + 512 * KIB));
+  CHECKF(r.released_bytes == 2 * MIB, "%zu", r.released_bytes);
+  if (!r.trap) { /* (TFCC_DEBUG_RELEASE_TRAP=1: given back pages are inaccessible) */
+    CHECK(region[at + 2 * MIB] == 0 && region[at + 4 * MIB - 1] == 0); /* anonymous: zeros */
+    CHECK(region[at + 2 * MIB - 1] == 1 && region[at + 4 * MIB] == 1);
+  }
+  CHECK(s->consumed_prefix(s, &owner[0], t[0].data, 2 * MIB)); /* smaller: nothing again */
+  CHECKF(r.released_bytes == 2 * MIB, "%zu", r.released_bytes);
+  /* consumed: its other whole huge page and its ends (no neighbour to read), not the first
+   * huge page again: every whole page of it once, 6.5 MiB - 64 KiB from a 64 KiB boundary */
+  const size_t all0 = 6 * MIB + 512 * KIB - 64 * KIB;
+  s->consumed(s, &owner[0], t[0].data);
+  CHECKF(r.released_bytes == all0, "%zu", r.released_bytes);
+  CHECK(!s->consumed_prefix(s, &owner[0], t[0].data, 6 * MIB)); /* consumed already */
+  /* two readers: refused, nothing given back, until one of them consumed it */
+  (void)s->get(s, 1, 1, 0);
+  CHECK(!s->consumed_prefix(s, &owner[1], t[1].data, 0));
+  CHECK(!s->consumed_prefix(s, &owner[1], t[1].data, 2 * MIB + 64 * KIB));
+  CHECKF(r.released_bytes == all0, "%zu", r.released_bytes);
+  s->consumed(s, &owner[1], t[1].data);
+  CHECK(!s->consumed_prefix(s, &owner[1], t[1].data, 0)); /* its reader left is node 2 */
+  (void)s->get(s, 2, 1, 0);
+  CHECK(s->consumed_prefix(s, &owner[2], t[1].data, 0));
+  CHECK(!s->consumed_prefix(s, &owner[2], region + at + 7 * MIB + 4096, 0)); /* not a constant */
+  tfcc_const_release_seal(&r);
+  CHECKF(r.released_bytes == all0, "%zu", r.released_bytes); /* nothing twice */
+  tfcc_const_release_free(&r);
+  (void)munmap(region, size);
+}
+
 int main(void) {
+  prefix_release();
   const size_t size = 6 * MIB;
   uint8_t *region = tfcc_map_private(size, true);
   CHECK(region != NULL);

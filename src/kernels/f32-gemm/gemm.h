@@ -123,6 +123,18 @@ bool tfcc_f32_pack_pool(struct tfcc_threadpool *pool, const tfcc_f32_gemm_kernel
                         int32_t kdim, const float *src, size_t ld_n, size_t ld_k, const float *bias,
                         tfcc_f32_packed *out);
 void tfcc_f32_packed_free(tfcc_f32_packed *p);
+/* Told that the first `bytes` bytes of the source (from src) are read no more. */
+typedef void (*tfcc_f32_pack_release_fn)(void *user, size_t bytes);
+/* tfcc_f32_pack_pool's packing (the same bytes) of B stored N x K (src[n * ld_n + k], ld_n >=
+ * kdim), made while the source is given back as it goes: the panels are packed in source order,
+ * a chunk of about 1 MiB of source rows at a time, the block's pages populated as they are
+ * reached, and release(user, bytes) is called after each chunk with the source bytes read so
+ * far (the last call: every byte of the source); the source is not read after a call. Costs an
+ * in-place transpose of the packing's K blocks at the end (pack.c). false (release never
+ * called): out of memory, or a shape it does not take; the caller packs as before. */
+bool tfcc_f32_pack_stream(struct tfcc_threadpool *pool, const tfcc_f32_gemm_kernel *k, int32_t n,
+                          int32_t kdim, const float *src, size_t ld_n, const float *bias,
+                          tfcc_f32_packed *out, tfcc_f32_pack_release_fn release, void *user);
 /* Bytes tfcc_f32_pack_into writes (a multiple of 64). */
 size_t tfcc_f32_packed_bytes(const tfcc_f32_gemm_kernel *k, int32_t n, int32_t kdim);
 /* Packs into caller memory w (64-byte aligned, tfcc_f32_packed_bytes): no allocation, for

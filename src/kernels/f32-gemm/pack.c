@@ -1,4 +1,5 @@
 /* Packs N x K weights into the panel layout of one micro-kernel (see gemm.h). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,11 +53,11 @@ static void pack_panel_rows(size_t nr, size_t nc, size_t kn, const float *src, s
 #define STAGE_FLOATS ((size_t)16 << 10)
 
 /* Panels [p0, p1) of one K block (kn columns from src) of B stored N x K into dst (the K
- * block's first panel), their source rows first gathered into stage by the kernel
- * (base/kernel_copy.h), a group of panels at a time; read in place where the gather is not
- * available. */
+ * block's first panel; panel p at dst + p * pstride), their source rows first gathered into
+ * stage by the kernel (base/kernel_copy.h), a group of panels at a time; read in place where
+ * the gather is not available. */
 static void pack_block_staged(size_t nr, size_t N, size_t kn, const float *src, size_t ld_n,
-                              float *dst, size_t p0, size_t p1, float *stage) {
+                              float *dst, size_t pstride, size_t p0, size_t p1, float *stage) {
   const size_t group = nr * kn <= STAGE_FLOATS ? STAGE_FLOATS / (nr * kn) : 0;
   for (size_t p = p0; p < p1;) {
     const size_t q = group && p1 - p > group ? p + group : p1;
@@ -66,9 +67,9 @@ static void pack_block_staged(size_t nr, size_t N, size_t kn, const float *src, 
     for (; p < q; p++) {
       const size_t nc = N - p * nr < nr ? N - p * nr : nr;
       if (staged)
-        pack_panel_rows(nr, nc, kn, stage + (p * nr - n0) * kn, kn, dst + p * kn * nr);
+        pack_panel_rows(nr, nc, kn, stage + (p * nr - n0) * kn, kn, dst + p * pstride);
       else
-        pack_panel_rows(nr, nc, kn, src + p * nr * ld_n, ld_n, dst + p * kn * nr);
+        pack_panel_rows(nr, nc, kn, src + p * nr * ld_n, ld_n, dst + p * pstride);
     }
   }
 }
@@ -82,7 +83,7 @@ static void pack_panels(const tfcc_f32_gemm_kernel *k, size_t N, size_t K, const
   for (size_t k0 = 0; k0 < K; k0 += kc) {
     const size_t kn = K - k0 < kc ? K - k0 : kc;
     if (stage && ld_k == 1 && ld_n != 1 && nr <= NR_MAX) {
-      pack_block_staged(nr, N, kn, src + k0, ld_n, w + row * (1 + k0), p0, p1, stage);
+      pack_block_staged(nr, N, kn, src + k0, ld_n, w + row * (1 + k0), kn * nr, p0, p1, stage);
       continue;
     }
     for (size_t p = p0; p < p1; p++) {
@@ -158,6 +159,136 @@ bool tfcc_f32_pack_pool(struct tfcc_threadpool *pool, const tfcc_f32_gemm_kernel
     tfcc_threadpool_run_split(pool, panels, (size_t)threads, pack_job_range, &j);
   else
     pack_job_range(&j, 0, panels);
+  return true;
+}
+
+/* Streamed packing (gemm.h, tfcc_f32_pack_stream). The layout is [bias row][K block 0]...
+ * [K block B-1], block b holding every panel's kn_b x NR piece, so one panel (NR contiguous
+ * source rows) writes into every block: packed in the final order, the first panel would make
+ * the whole block resident while the whole source still is. Instead the first C = B - 1 blocks
+ * (all kc deep) are written panel-major, panel p's C pieces one after the other from the end of
+ * the bias row on, so that the block is written front to back as the source is read front to
+ * back; the last block (kn_last deep, maybe shorter) is written in place. Once every panel is
+ * packed, the P x C pieces are transposed in place into the C x P order of the layout. */
+
+/* Source bytes per chunk of panels between two releases of the source read so far. */
+#define STREAM_CHUNK_BYTES ((size_t)1 << 20)
+
+typedef struct stream_job {
+  const tfcc_f32_gemm_kernel *k;
+  size_t N, K, ld_n, P, C, kc;
+  const float *src;
+  float *w;
+  float *last; /* the last block's pieces (C < B), in the layout's order */
+} stream_job;
+
+/* Panels [p0, p1): pieces of the first C blocks panel-major, the last block's (if C < B) into
+ * j->last. */
+static void stream_panels(const stream_job *j, size_t p0, size_t p1, float *stage) {
+  const size_t nr = (size_t)j->k->nr, row = j->P * nr, S = j->kc * nr;
+  for (size_t b = 0, k0 = 0; k0 < j->K; b++, k0 += j->kc) {
+    const size_t kn = j->K - k0 < j->kc ? j->K - k0 : j->kc;
+    float *dst = b < j->C ? j->w + row + b * S : j->last;
+    const size_t pstride = b < j->C ? j->C * S : kn * nr;
+    if (stage) {
+      pack_block_staged(nr, j->N, kn, j->src + k0, j->ld_n, dst, pstride, p0, p1, stage);
+      continue;
+    }
+    for (size_t p = p0; p < p1; p++) {
+      const size_t nc = j->N - p * nr < nr ? j->N - p * nr : nr;
+      pack_panel_rows(nr, nc, kn, j->src + p * nr * j->ld_n + k0, j->ld_n, dst + p * pstride);
+    }
+  }
+}
+
+/* A chunk of panels from `first` on, split across threads. */
+typedef struct stream_chunk {
+  const stream_job *j;
+  size_t first;
+} stream_chunk;
+
+static void stream_chunk_range(void *ctx, size_t p0, size_t p1) {
+  const stream_chunk *c = ctx;
+  float *stage = malloc(STAGE_FLOATS * sizeof(float)); /* NULL: read in place */
+  stream_panels(c->j, c->first + p0, c->first + p1, stage);
+  free(stage);
+}
+
+/* The R x C matrix of items of S floats at a (row-major) made its C x R transpose, in place:
+ * item i = r * C + c goes to c * R + r; each cycle of that permutation is followed once, its
+ * first item held in tmp. seen: R * C bits, zeroed. */
+static void transpose_items(float *a, size_t R, size_t C, size_t S, float *tmp, uint8_t *seen) {
+  const size_t n = R * C, bytes = S * sizeof(float);
+  for (size_t s = 0; s < n; s++) {
+    if (seen[s / 8] & (1u << (s % 8))) continue;
+    seen[s / 8] |= (uint8_t)(1u << (s % 8));
+    size_t from = (s % R) * C + s / R; /* the item that goes to s */
+    if (from == s) continue;
+    memcpy(tmp, a + s * S, bytes);
+    size_t to = s;
+    while (from != s) {
+      memcpy(a + to * S, a + from * S, bytes);
+      seen[from / 8] |= (uint8_t)(1u << (from % 8));
+      to = from;
+      from = (to % R) * C + to / R;
+    }
+    memcpy(a + to * S, tmp, bytes);
+  }
+}
+
+bool tfcc_f32_pack_stream(struct tfcc_threadpool *pool, const tfcc_f32_gemm_kernel *k, int32_t n,
+                          int32_t kdim, const float *src, size_t ld_n, const float *bias,
+                          tfcc_f32_packed *out, tfcc_f32_pack_release_fn release, void *user) {
+  memset(out, 0, sizeof *out);
+  if (n <= 0 || kdim <= 0 || ld_n < (size_t)kdim || (size_t)k->nr > NR_MAX || !release)
+    return false;
+  const size_t nr = (size_t)k->nr, N = (size_t)n, K = (size_t)kdim;
+  const size_t P = (N + nr - 1) / nr, kc = tfcc_f32_pack_kc(k, K), B = (K + kc - 1) / kc;
+  const size_t kn_last = K - (B - 1) * kc;
+  /* blocks written panel-major: all, when they are all kc deep (one block: its own order) */
+  const size_t C = kn_last == kc ? B : B - 1;
+  const size_t S = kc * nr, row = P * nr, bytes = tfcc_f32_packed_bytes(k, n, kdim);
+  const size_t last_floats = C < B ? P * nr * kn_last : 0;
+  /* everything that can fail, before the first byte of the source is given back */
+  float *tmp = C > 1 ? malloc(S * sizeof(float)) : NULL;
+  uint8_t *seen = C > 1 ? calloc((P * C + 7) / 8, 1) : NULL;
+  float *last = last_floats ? malloc(last_floats * sizeof(float)) : NULL;
+  float *w = (C <= 1 || (tmp && seen)) && (!last_floats || last)
+                 ? tfcc_wmem_alloc_unpopulated(bytes)
+                 : NULL;
+  if (!w) {
+    free(tmp);
+    free(seen);
+    free(last);
+    return false;
+  }
+  tfcc_wmem_populate(w, row * sizeof(float)); /* the bias row */
+  pack_begin(k, n, kdim, bias, w, out);
+  const size_t panel_src = nr * ld_n * sizeof(float);
+  const size_t chunk = panel_src >= STREAM_CHUNK_BYTES ? 1 : STREAM_CHUNK_BYTES / panel_src;
+  const int threads = tfcc_threadpool_size(pool);
+  stream_job j = {k, N, K, ld_n, P, C, kc, src, w, last};
+  for (size_t p0 = 0; p0 < P; p0 += chunk) {
+    const size_t p1 = P - p0 < chunk ? P : p0 + chunk;
+    tfcc_wmem_populate(w + row + p0 * C * S, (p1 - p0) * C * S * sizeof(float));
+    stream_chunk c = {&j, p0};
+    if (threads > 1 && p1 - p0 > 1)
+      tfcc_threadpool_run_split(pool, p1 - p0, (size_t)threads, stream_chunk_range, &c);
+    else
+      stream_chunk_range(&c, 0, p1 - p0);
+    const size_t rows = p1 * nr < N ? p1 * nr : N;
+    release(user, rows < N ? rows * ld_n * sizeof(float) : ((N - 1) * ld_n + K) * sizeof(float));
+  }
+  if (C > 1) transpose_items(w + row, P, C, S, tmp, seen);
+  if (last) { /* populated in one call, not a fault per page where the block's tail is small */
+    tfcc_wmem_populate(w + row * (1 + C * kc), last_floats * sizeof(float));
+    memcpy(w + row * (1 + C * kc), last, last_floats * sizeof(float));
+  }
+  const size_t used = row * (1 + K) * sizeof(float); /* the padding to 64 bytes: zeros */
+  memset((uint8_t *)w + used, 0, bytes - used);
+  free(tmp);
+  free(seen);
+  free(last);
   return true;
 }
 
