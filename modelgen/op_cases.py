@@ -1343,6 +1343,18 @@ def hybrid_cases():
         out = ([1] if len(rshape) > len(lshape) else []) + lshape[:-1] + [n]
         add(single(name, "BATCH_MATMUL", [act("f32", lshape, -2.0, 3.0), w], [T(F32, out)],
                    {"adj_y": adj_y, "asymmetric_quantize_inputs": asym}))
+    # BATCH_MATMUL with a constant int8 rhs that has batches: each lhs matrix against its
+    # (broadcast) rhs matrix, the lhs quantized per row (DeepFilterNet's grouped linear layers,
+    # lhs [8, 1, K] x rhs [8, K, N], were refused: AmbiqAI/DeepFilterNet_tf's
+    # dfnet2_stateful_dynamic)
+    for tag, lshape, rshape, out, asym, adj_y in [
+            ("pt_asym_rhs_batched", [8, 1, 24], [8, 24, 6], [8, 1, 6], True, False),
+            ("pt_rhs_batched_lhs_bcast", [2, 1, 3, 8], [4, 8, 5], [2, 4, 3, 5], False, False),
+            ("pt_rhs_batched_adj_y_lhs_2d", [4, 16], [3, 5, 16], [3, 4, 5], False, True)]:
+        name = "batch_matmul_hybrid_%s" % tag
+        w = hw(name, rshape, len(rshape) - 2 if adj_y else len(rshape) - 1, False)
+        add(single(name, "BATCH_MATMUL", [act("f32", lshape, -2.0, 3.0), w], [T(F32, out)],
+                   {"adj_y": adj_y, "asymmetric_quantize_inputs": asym}))
     # Small hybrid networks: in TFLite's default build (XNNPACK) the float operators before a
     # hybrid node decide its run-time quantization to the last bit, so these outputs check
     # tfcc's XNNPACK-exact float CONV_2D and LOGISTIC (kernels/tflite-f32) in hybrid models.

@@ -104,6 +104,18 @@ def int32_bias_cases(add):
     b = qbias(rng, 3, x.q[0], ws, I32)
     add(single(name, "CONV_2D", [x, w, b], [qact(I16, [1, 4, 5, 3], -3.0, 3.0)],
                {"padding": "SAME", "stride_w": 1, "stride_h": 1, "quantized_bias_type": INT32_BIAS, "_version": 8}))
+    # ungrouped: conv.cc's optimized 16x8 kernel (ruy, one rounding); grouped: the reference
+    # kernel (int32 MultiplyByQuantizedMultiplier, two roundings). 1x1 convolutions as
+    # AmbiqAI's neuralSPOT mut_model_data (1 LSB off, 47 at its output)
+    for name, xs, ws_, os_, act in [("conv_2d_i16_bias32_1x1_relu", [1, 16, 16, 3], [8, 1, 1, 3], [1, 16, 16, 8], "RELU"),
+                                    ("conv_2d_i16_bias32_1x1_grouped", [1, 16, 16, 4], [8, 1, 1, 2], [1, 16, 16, 8], "NONE")]:
+        rng = Rng(seed_of(name))
+        x = qact(I16, xs, -400.0, 400.0)
+        w, ws = w8(rng, ws_, 0)
+        b = qbias(rng, ws_[0], x.q[0], ws, I32, bmax=200.0)
+        add(single(name, "CONV_2D", [x, w, b], [qact(I16, os_, -450.0, 450.0)],
+                   {"padding": "VALID", "stride_w": 1, "stride_h": 1, "fused_activation_function": act,
+                    "quantized_bias_type": INT32_BIAS, "_version": 8}))
     name = "transpose_conv_i16_bias32"
     rng = Rng(seed_of(name))
     x = qact(I16, [1, 3, 3, 2], -2.0, 2.0)
@@ -112,6 +124,18 @@ def int32_bias_cases(add):
     add(single(name, "TRANSPOSE_CONV", [T(I32, [4], const=[1, 6, 6, 3]), w, x, b],
                [qact(I16, [1, 6, 6, 3], -3.0, 3.0)],
                {"padding": "SAME", "stride_w": 2, "stride_h": 2, "quantized_bias_type": INT32_BIAS, "_version": 5}))
+
+
+def zero_scale_cases(add):
+    """A per-tensor scale of 0 on an all-zero int16 constant that QUANTIZE requantizes (TFLite's
+    quantizer writes it: AmbiqAI's neuralSPOT mut_model_data, CONCATENATION inputs): multiplier
+    0, the output's zero point (tfcc refused the file at load)."""
+    name = "quantize_i16_zero_scale_const_concat"
+    x = qact(I16, [1, 4, 3], -3.0, 3.0)
+    c = T(I16, [1, 4, 2], q={"scale": [0.0], "zero_point": [0]}, const=[0] * 8)
+    add(Case(name, {"x": x, "c": c, "cq": T(I16, [1, 4, 2], q=x.q), "y": T(I16, [1, 4, 5], q=x.q)},
+             [("QUANTIZE", ["c"], ["cq"], {}), ("CONCATENATION", ["cq", "x"], ["y"], {"axis": 2})],
+             ["x"], ["y"]))
 
 
 def dtype_cases(add):
@@ -661,5 +685,6 @@ def cases(add):
     f16_arith_cases(add)
     compare_sqrt_cases(add)
     int32_bias_cases(add)
+    zero_scale_cases(add)
     dtype_cases(add)
     stablehlo_f16_cases(add)

@@ -211,6 +211,69 @@ static tfcc_status unwritten_empty_constants(tfl_ctx *c, tfcc_ir_subgraph *sg) {
   return TFCC_OK;
 }
 
+/* Element i of an integer constant of type t, widened. */
+static int64_t const_elem(tfcc_dtype t, const void *d, size_t i) {
+  switch (t) {
+    case TFCC_INT8: return ((const int8_t *)d)[i];
+    case TFCC_UINT8: return ((const uint8_t *)d)[i];
+    case TFCC_INT16: return ((const int16_t *)d)[i];
+    default: return ((const int32_t *)d)[i];
+  }
+}
+
+/* A per-tensor quantization scale of 0 (read_quant lets it through on a constant only) is what
+ * TFLite's quantizer writes for an all-zero constant: allowed where TFLite's kernels give it its
+ * meaning without dividing by it, on a dense int8 / uint8 / int16 / int32 constant whose values
+ * are all its zero point, read only as input 0 of QUANTIZE (multiplier 0: the output's zero
+ * point) and no output of the subgraph. Anything else is refused as
+ * read_quant refuses every other zero scale. */
+static bool zero_scale(const tfcc_ir_subgraph *sg, int32_t ti) {
+  return ti >= 0 && ti < sg->n_tensors && sg->tensors[ti].quant.count == 1 &&
+         sg->tensors[ti].quant.scale[0] == 0.f;
+}
+
+static tfcc_status zero_scale_err(tfl_ctx *c, int32_t si, const tfcc_ir_subgraph *sg, int32_t ti,
+                                  const char *why) {
+  tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
+               "tensor %d (%s): quantization scale 0 is 0 (zero); scales must be finite, "
+               "positive and normal (a scale of 0 is allowed on an all-zero-point constant "
+               "read only by QUANTIZE; this one is %s)",
+               (int)ti, sg->tensors[ti].name, why);
+  return si ? tfcc_err_prefix(c->err, "subgraph %d", (int)si) : TFCC_ERR_INVALID_MODEL;
+}
+
+/* Each check is one pass over the tensors, the operators' inputs or a constant's bytes. */
+static tfcc_status check_zero_scales(tfl_ctx *c, int32_t si, const tfcc_ir_subgraph *sg) {
+  bool any = false;
+  for (int32_t ti = 0; ti < sg->n_tensors; ti++) {
+    if (!zero_scale(sg, ti)) continue;
+    any = true;
+    const tfcc_ir_tensor *x = &sg->tensors[ti];
+    const size_t esz = x->dtype == TFCC_INT8 || x->dtype == TFCC_UINT8 ? 1
+                       : x->dtype == TFCC_INT16                        ? 2
+                       : x->dtype == TFCC_INT32                        ? 4
+                                                                       : 0;
+    int64_t n = 1;
+    for (int32_t d = 0; d < x->rank; d++) n *= x->dims[d] > 0 ? x->dims[d] : 0;
+    if (!esz || !x->data || x->sparsity || x->data_bytes / esz < (size_t)n)
+      return zero_scale_err(c, si, sg, ti, "not a dense integer constant");
+    for (int64_t i = 0; i < n; i++)
+      if (const_elem(x->dtype, x->data, (size_t)i) != x->quant.zero_point[0])
+        return zero_scale_err(c, si, sg, ti, "a value other than its zero point");
+  }
+  if (!any) return TFCC_OK;
+  for (int32_t o = 0; o < sg->n_outputs; o++)
+    if (zero_scale(sg, sg->outputs[o]))
+      return zero_scale_err(c, si, sg, sg->outputs[o], "a subgraph output");
+  for (int32_t ni = 0; ni < sg->n_nodes; ni++) {
+    const tfcc_ir_node *nd = &sg->nodes[ni];
+    for (int32_t k = 0; k < nd->n_inputs; k++)
+      if (zero_scale(sg, nd->inputs[k]) && !(k == 0 && nd->builtin == TFCC_OP_QUANTIZE))
+        return zero_scale_err(c, si, sg, nd->inputs[k], "read by an operator other than QUANTIZE");
+  }
+  return TFCC_OK;
+}
+
 tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
                               tfcc_ir_subgraph *sg) {
   tfcc_fb_vec tensors, ops;
@@ -259,7 +322,9 @@ tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
   st = check_blockwise_uses(c, t, &tensors, si, sg);
   if (st != TFCC_OK) return st;
   st = unwritten_empty_constants(c, sg);
-  if (st == TFCC_OK) st = tfl_check_dataflow(c, sg);
+  if (st == TFCC_OK) st = check_zero_scales(c, si, sg);
+  if (st != TFCC_OK) return st;
+  st = tfl_check_dataflow(c, sg);
   if (st == TFCC_OK) st = tfl_prepare_output_dtypes(c, sg);
   if (st != TFCC_OK && si) return tfcc_err_prefix(c->err, "subgraph %d", (int)si);
   return st;

@@ -196,6 +196,12 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
    * negative multiplier in TFLite's per-channel kernels, which run it (XNNPACK refuses it). */
   bool constant_per_axis =
       scale.count > 1 && x->buffer < c->n_buffers && c->buffers[x->buffer].data;
+  /* A per-tensor scale of 0 on a constant: TFLite's quantizer writes it for an all-zero int16
+   * constant that only QUANTIZE nodes requantize (AmbiqAI's neuralSPOT mut_model_data: its
+   * CONCATENATION inputs), multiplier 0 in TFLite, whose outputs are the zero point. Kept
+   * here; check_zero_scales (tflite_subgraph.c, after the operators) allows it only there. */
+  const bool constant_per_tensor =
+      scale.count == 1 && x->buffer < c->n_buffers && c->buffers[x->buffer].data;
   bool all_zero = true;
   for (uint32_t i = 0; i < scale.count; i++) {
     int64_t z = tfcc_fb_vec_i64(&zp, zp.count == 1 ? 0 : i);
@@ -204,7 +210,8 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
      * to the stored type: one check here covers every operator. */
     if (z < INT32_MIN || z > INT32_MAX)
       return TENSOR_ERR(c, ti, x, "zero point %u is %lld, outside int32", i, (long long)z);
-    if ((!isnormal(s) || s < 0) && !((s == 0 || (isnormal(s) && s < 0)) && constant_per_axis))
+    if ((!isnormal(s) || s < 0) && !((s == 0 || (isnormal(s) && s < 0)) && constant_per_axis) &&
+        !(s == 0 && constant_per_tensor))
       return TENSOR_ERR(
           c, ti, x, "quantization scale %u is %g (%s); scales must be finite, positive and normal",
           i, (double)s, scale_problem(s));

@@ -6,7 +6,8 @@
  * one multiplier per column (in double, as PopulateConvolutionQuantizationParams): TFLite's
  * kernel reads the tensor's single legacy scale, which its interpreter leaves 0 for a
  * per-channel tensor, and outputs zeros there (docs/operators.md). Hybrid (float32 lhs,
- * constant int8 rhs) runs in ops/hybrid.c as the FULLY_CONNECTED TFLite makes of it.
+ * constant int8 rhs) runs in ops/hybrid.c as the FULLY_CONNECTED TFLite makes of it; an rhs
+ * with batches as one such FULLY_CONNECTED per rhs matrix, each lhs matrix against its own.
  * a float32 rhs that is a constant of the file is prepared once, at the first prepare
  * (model load), for every session (bmm_const_rhs): the GEMM path's packings, one per rhs batch,
  * or the XNNPACK-order path's adj_y rhs transposed to [k][n]; per run both were redone. */
@@ -46,9 +47,11 @@ typedef struct bmm_params {
   bool quantized;
   atomic_bool f32_logged; /* KERNEL_FALLBACK written */
   tfcc_hybrid *hyb;       /* float32 lhs with constant int8 rhs (ops/hybrid.h), else NULL */
-  bool xnn_f32;           /* float32 x float32 in a hybrid model, TFLITE mode: XNNPACK's order */
-  bool eigen_f32;         /* the same in REFERENCE mode: the classic interpreter's Eigen GEMM */
-  int32_t n_col;          /* int16 x int8 per output column: multipliers in col_mult / col_shift */
+  tfcc_hybrid **hyb_b;    /* the same for an rhs with hyb_nb > 1 matrices: one per matrix */
+  int64_t hyb_nb;
+  bool xnn_f32;   /* float32 x float32 in a hybrid model, TFLITE mode: XNNPACK's order */
+  bool eigen_f32; /* the same in REFERENCE mode: the classic interpreter's Eigen GEMM */
+  int32_t n_col;  /* int16 x int8 per output column: multipliers in col_mult / col_shift */
   int32_t *col_mult, *col_shift;
   bmm_const_rhs crhs; /* a constant float32 rhs prepared once */
 } bmm_params;
@@ -58,7 +61,9 @@ static void bmm_release(void *params) {
   if (!p) return;
   tfcc_wmem_free(p->crhs.own);
   tfcc_pack_once_destroy(&p->crhs.once);
-  tfcc_hybrid_free(p->hyb);
+  if (!p->hyb_b) tfcc_hybrid_free(p->hyb); /* else hyb is hyb_b[0] */
+  for (int64_t b = 0; p->hyb_b && b < p->hyb_nb; b++) tfcc_hybrid_free(p->hyb_b[b]);
+  free(p->hyb_b);
   free(p->col_mult);
   free(p->col_shift);
   free(p);
@@ -88,9 +93,19 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
   const tfcc_ir_tensor *o = tfcc_conv_ir_output(ctx, 0);
   atomic_init(&p->f32_logged, false);
   tfcc_status st = TFCC_OK;
-  if (tfcc_hybrid_applies(ctx, 0, 1))
-    st = tfcc_hybrid_bmm_init(ctx, p->adj_x, p->adj_y,
-                              ctx->node->opts.batch_matmul.asymmetric_quantize_inputs, &p->hyb);
+  const bool asym = ctx->node->opts.batch_matmul.asymmetric_quantize_inputs;
+  const int64_t rb = tfcc_hybrid_applies(ctx, 0, 1) ? tfcc_hybrid_bmm_rhs_batches(ctx) : 0;
+  if (rb > 1) { /* one hybrid per rhs matrix */
+    p->hyb_b = calloc((size_t)rb, sizeof(*p->hyb_b));
+    if (!p->hyb_b)
+      st = tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for BATCH_MATMUL");
+    else
+      p->hyb_nb = rb;
+    for (int64_t b = 0; st == TFCC_OK && b < rb; b++)
+      st = tfcc_hybrid_bmm_init_slice(ctx, p->adj_x, p->adj_y, asym, b, &p->hyb_b[b]);
+    if (st == TFCC_OK) p->hyb = p->hyb_b[0]; /* the checks and names of the single case */
+  } else if (tfcc_hybrid_applies(ctx, 0, 1))
+    st = tfcc_hybrid_bmm_init(ctx, p->adj_x, p->adj_y, asym, &p->hyb);
   else if (l && r && o && (l->dtype == TFCC_INT8 || l->dtype == TFCC_INT16) &&
            (r->dtype == l->dtype || bmm_i16_i8(l, r)) && o->dtype == l->dtype) {
     const bool per_col = bmm_i16_i8(l, r) && r->quant.count > 1;
@@ -324,7 +339,8 @@ static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
     int32_t orank = 0, od[TFCC_MAX_RANK] = {0};
     tfcc_status st = bmm_shapes(ctx, &d, &orank, od);
     if (st != TFCC_OK) return st;
-    const int32_t rows = d.k > 0 ? (int32_t)(tfcc_tensor_elements(l) / d.k) : 0;
+    /* an rhs with matrices: one lhs matrix (m rows) at a time */
+    const int32_t rows = p->hyb_b ? d.m : d.k > 0 ? (int32_t)(tfcc_tensor_elements(l) / d.k) : 0;
     st = tfcc_hybrid_fc_prepare(ctx, p->hyb, rows, d.n, d.k);
     return st != TFCC_OK ? st : tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
   }
@@ -387,6 +403,25 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
   if (st != TFCC_OK) return st;
   /* no output, no walk (an lhs [2^30, 0, k] has 2^30 empty batches) */
   if (d.m == 0 || d.n == 0) return TFCC_OK;
+  if (p->hyb_b) { /* lhs matrix of output batch ob against its rhs matrix */
+    int64_t nb = 1;
+    for (int32_t i = 0; i < d.nbd; i++) nb *= d.out_b[i];
+    const size_t per_rhs = (size_t)d.k * (size_t)d.n;
+    for (int64_t ob = 0; ob < nb; ob++) {
+      size_t loff, roff;
+      tfcc_bmm_batch_offsets(&d, ob, &loff, &roff);
+      const int64_t rbi = per_rhs ? (int64_t)(roff / per_rhs) : 0;
+      if (rbi >= p->hyb_nb)
+        return tfcc_err_set(ctx->err, TFCC_ERR_STATE,
+                            "BATCH_MATMUL hybrid: rhs matrix %lld of %lld", (long long)rbi,
+                            (long long)p->hyb_nb);
+      st = tfcc_hybrid_fc_eval_at(ctx, p->hyb_b[rbi], (const float *)ctx->in[0]->data + loff,
+                                  (float *)ctx->out[0]->data + (size_t)ob * d.m * d.n, d.m, d.n,
+                                  d.k);
+      if (st != TFCC_OK) return st;
+    }
+    return TFCC_OK;
+  }
   if (p->hyb)
     return tfcc_hybrid_fc_eval(
         ctx, p->hyb, d.k > 0 ? (int32_t)(tfcc_tensor_elements(ctx->in[0]) / d.k) : 0, d.n, d.k);

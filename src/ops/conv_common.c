@@ -492,14 +492,24 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
         return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
                             "16x8 effective output multiplier 2^%d too large", shift);
       }
+  /* 16x8 CONV_2D with an int32 bias, ungrouped: conv.cc's optimized kernel (the zero points
+   * are 0, as 16x8 requires), im2col and cpu_backend_gemm, which is ruy for an int16 input in
+   * every build (gemmlowp takes none): one rounding (tfcc_requant16_b32), in both TFLite
+   * engines (neuralSPOT's mut_model_data was 1 LSB off, 47 after its LSTM and decoder). A
+   * grouped one runs the reference kernel's two roundings. */
+  const tfcc_ir_tensor *bias = ctx->node->builtin == TFCC_OP_CONV_2D && ctx->node->n_inputs > 2
+                                   ? tfcc_conv_ir_input(ctx, 2)
+                                   : NULL;
+  q->single_round = in->dtype == TFCC_INT16 && bias && bias->dtype == TFCC_INT32 && in->rank == 4 &&
+                    f->rank == 4 && in->dims[3] == f->dims[3];
   if (ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE) return TFCC_OK;
   /* TFCC_QUANT_COMPAT_TFLITE_BUILTIN (ops/xnn_delegate.h): the delegate takes nothing */
   if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && xnn_takes(ctx, in_idx, in, f))
     st = tfcc_conv_qparams_xnn(q, in, f, out, act, ctx->err);
   /* a node the delegate leaves (or whose scales it refuses): conv.cc's int8 kernel, im2col and
    * cpu_backend_gemm, which is ruy with its single-rounding multiplier */
-  q->single_round =
-      st == TFCC_OK && !q->scale && in->dtype == TFCC_INT8 && ctx->node->builtin == TFCC_OP_CONV_2D;
+  q->single_round = q->single_round || (st == TFCC_OK && !q->scale && in->dtype == TFCC_INT8 &&
+                                        ctx->node->builtin == TFCC_OP_CONV_2D);
   return st;
 }
 

@@ -311,12 +311,13 @@ static const char *op_name(tfcc_hyb_op op) {
                               : "FULLY_CONNECTED";
 }
 
-static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t act,
-                               bool asym_inputs, bool adj_y, tfcc_hybrid **out);
+static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *w_slice,
+                               tfcc_hyb_op op, int32_t act, bool asym_inputs, bool adj_y,
+                               tfcc_hybrid **out);
 
 tfcc_status tfcc_hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t act,
                              bool asym_inputs, tfcc_hybrid **out) {
-  return hybrid_init(ctx, op, act, asym_inputs, false, out);
+  return hybrid_init(ctx, NULL, op, act, asym_inputs, false, out);
 }
 
 tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_y, bool asym_inputs,
@@ -334,7 +335,53 @@ tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_
       return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
                           "BATCH_MATMUL: hybrid int8 rhs with batch dimension %d = %d unsupported",
                           (int)i, (int)w->dims[i]);
-  return hybrid_init(ctx, TFCC_HYB_BMM, 0, asym_inputs, adj_y, out);
+  return hybrid_init(ctx, NULL, TFCC_HYB_BMM, 0, asym_inputs, adj_y, out);
+}
+
+int64_t tfcc_hybrid_bmm_rhs_batches(const tfcc_init_ctx *ctx) {
+  const tfcc_ir_tensor *w = tfcc_conv_ir_input(ctx, 1);
+  int64_t rb = 1;
+  for (int32_t i = 0; w && i + 2 < w->rank; i++) {
+    if (w->dims[i] <= 0) return 0;
+    rb *= w->dims[i];
+    if (rb > INT32_MAX) return 0;
+  }
+  return w && w->rank >= 2 ? rb : 0;
+}
+
+tfcc_status tfcc_hybrid_bmm_init_slice(const tfcc_init_ctx *ctx, bool adj_x, bool adj_y,
+                                       bool asym_inputs, int64_t b, tfcc_hybrid **out) {
+  *out = NULL;
+  const tfcc_ir_tensor *w = tfcc_conv_ir_input(ctx, 1);
+  const int64_t rb = tfcc_hybrid_bmm_rhs_batches(ctx);
+  if (adj_x)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "BATCH_MATMUL: hybrid (float32 lhs, int8 rhs) with adj_x unsupported");
+  if (!w || w->rank < 2 || rb <= 0 || b < 0 || b >= rb)
+    return tfcc_err_set(ctx->err, TFCC_ERR_SHAPE, "BATCH_MATMUL: rhs matrix %lld of %lld",
+                        (long long)b, (long long)rb);
+  /* the matrix's own scales: one for the tensor, or one per output column (the last axis, the
+     one before with adj_y); a scale per rhs batch is not a column scale */
+  const int32_t col_axis = w->rank - (adj_y ? 2 : 1);
+  if (w->quant.count > 1 && w->quant.axis != col_axis)
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "BATCH_MATMUL: hybrid rhs with %d scales along axis %d (one scale, or "
+                        "one per output column along axis %d, is supported)",
+                        (int)w->quant.count, (int)w->quant.axis, (int)col_axis);
+  const size_t per = (size_t)w->dims[w->rank - 2] * (size_t)w->dims[w->rank - 1];
+  if (!w->data || w->data_bytes < (size_t)rb * per)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "BATCH_MATMUL: int8 rhs shape/data mismatch");
+  tfcc_ir_tensor m = *w; /* rhs matrix b: [K, N] ([N, K] with adj_y) */
+  m.rank = 2;
+  m.dims[0] = w->dims[w->rank - 2];
+  m.dims[1] = w->dims[w->rank - 1];
+  m.data = (const int8_t *)w->data + (size_t)b * per;
+  m.data_bytes = per;
+  m.quant.axis = w->quant.count > 1 ? col_axis - (w->rank - 2) : w->quant.axis;
+  tfcc_status st = hybrid_init(ctx, &m, TFCC_HYB_BMM, 0, asym_inputs, adj_y, out);
+  if (st == TFCC_OK) (*out)->src = w->data; /* prepare checks the tensor's data */
+  return st;
 }
 
 /* Depth multiplier 1 where the q8 depthwise has a row kernel (AVX512-VNNI): the filter packed
@@ -436,8 +483,9 @@ typedef struct hyb_block {
 } hyb_block;
 
 static void gemm_block(const tfcc_init_ctx *ctx, tfcc_hybrid *h, int32_t n, int32_t kdim,
-                       hyb_block *b) {
+                       bool uncached, hyb_block *b) {
   b->key = tfcc_init_block_key(ctx, TFCC_BLOCK_HYB_Q8);
+  if (uncached) b->key.store = NULL;
   memset(&b->r, 0, sizeof b->r);
   b->r.filter_offset = -128; /* the weights given as uint8 w + 128 (below) */
   /* AMX panels hold 64 columns, wider than the c32 tile the hybrid stage reads: the
@@ -473,11 +521,15 @@ static bool pack_sliced(tfcc_hybrid *h, const hyb_block *b) {
   return buf != NULL;
 }
 
-static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t act,
-                               bool asym_inputs, bool adj_y, tfcc_hybrid **out) {
+/* w_slice: the weights (a BATCH_MATMUL rhs matrix, tfcc_hybrid_bmm_init_slice), kept out of
+ * the weights cache (its blocks are one per node); NULL: the node's input 1. */
+static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *w_slice,
+                               tfcc_hyb_op op, int32_t act, bool asym_inputs, bool adj_y,
+                               tfcc_hybrid **out) {
   *out = NULL;
   const char *name = op_name(op);
-  const tfcc_ir_tensor *w = tfcc_conv_ir_input(ctx, 1), *b = tfcc_conv_ir_input(ctx, 2);
+  const tfcc_ir_tensor *w = w_slice ? w_slice : tfcc_conv_ir_input(ctx, 1),
+                       *b = tfcc_conv_ir_input(ctx, 2);
   if (!w->data || w->sparsity || w->is_variable)
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
                         "%s: hybrid (float32 input, int8 weights) needs constant dense weights",
@@ -562,7 +614,7 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, tfcc_hyb_op op, int32_t
   if (op != TFCC_HYB_DW) {
     const int32_t kdim = group_in_c > 0 ? w->dims[1] * w->dims[2] * group_in_c : h->kdim;
     if (!(group_in_c > 0 && (int64_t)n * kdim > TFCC_HYB_SPREAD_MAX))
-      gemm_block(ctx, h, n, kdim, &blk);
+      gemm_block(ctx, h, n, kdim, w_slice != NULL, &blk);
   }
   if (op == TFCC_HYB_BMM && !adj_y && !blk.hit) { /* [K, N] -> [N, K] */
     h->w_own = malloc((size_t)elems);
@@ -1043,6 +1095,11 @@ tfcc_status tfcc_hybrid_fc_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32
 
 tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows, int32_t units,
                                 int32_t accum) {
+  return tfcc_hybrid_fc_eval_at(ctx, h, ctx->in[0]->data, ctx->out[0]->data, rows, units, accum);
+}
+
+tfcc_status tfcc_hybrid_fc_eval_at(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const float *x,
+                                   float *out, int32_t rows, int32_t units, int32_t accum) {
   hyb_scratch s;
   const size_t need = fc_scratch(ctx, h, rows, accum, ctx->scratch, &s);
   if (!ctx->scratch || ctx->scratch_bytes < need)
@@ -1052,7 +1109,6 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   float lo, hi;
   tfcc_act_range_f32(h->act, &lo, &hi);
-  float *out = ctx->out[0]->data;
   if (rows <= 0 || units <= 0) return TFCC_OK;
   if (accum <= 0) {
     for (int32_t r = 0; r < rows; r++)
@@ -1062,7 +1118,7 @@ tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t 
       }
     return TFCC_OK;
   }
-  quantize_input(ctx->pool, h, ctx->in[0]->data, (size_t)accum, (size_t)rows, &s, true);
+  quantize_input(ctx->pool, h, x, (size_t)accum, (size_t)rows, &s, true);
   const tfcc_q8_hybrid hy = output_stage(h, &s, out, (size_t)units, bias, lo, hi);
   tfcc_q8_gemm_hybrid(ctx->pool, &h->packed, &hy, rows, s.q, (size_t)accum, s.gemm);
   return TFCC_OK;

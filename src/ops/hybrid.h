@@ -66,6 +66,15 @@ void tfcc_hybrid_free(tfcc_hybrid *h);
  * TFLite runs it as a FULLY_CONNECTED of the lhs rows (both builds, measured). */
 tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_y, bool asym_inputs,
                                  tfcc_hybrid **out);
+/* BATCH_MATMUL whose constant int8 rhs has batches (the product of its dimensions before the
+ * last two, tfcc_hybrid_bmm_rhs_batches: 0 when not a valid count): TFLite multiplies each lhs
+ * matrix by its (broadcast) rhs matrix, the lhs quantized per row as in the FULLY_CONNECTED
+ * above (DeepFilterNet's grouped linear layers: lhs [8, 1, K], rhs [8, K, N]). One hybrid per
+ * rhs matrix b, made here from matrix b of the rhs (its packing not kept in the weights
+ * cache, whose blocks are one per node); run with tfcc_hybrid_fc_eval_at on the matrices. */
+int64_t tfcc_hybrid_bmm_rhs_batches(const tfcc_init_ctx *ctx);
+tfcc_status tfcc_hybrid_bmm_init_slice(const tfcc_init_ctx *ctx, bool adj_x, bool adj_y,
+                                       bool asym_inputs, int64_t b, tfcc_hybrid **out);
 
 /* Dtype checks (float32 input, output and bias; int8 filter) and scratch for a conv or
  * depthwise geometry (groups == 1 for CONV_2D, except a grouped one spread by init). */
@@ -77,6 +86,9 @@ tfcc_status tfcc_hybrid_fc_prepare(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32
                                    int32_t units, int32_t accum);
 tfcc_status tfcc_hybrid_fc_eval(tfcc_op_ctx *ctx, const tfcc_hybrid *h, int32_t rows, int32_t units,
                                 int32_t accum);
+/* The same on rows x accum floats at x, units outputs a row at out (a BATCH_MATMUL matrix). */
+tfcc_status tfcc_hybrid_fc_eval_at(tfcc_op_ctx *ctx, const tfcc_hybrid *h, const float *x,
+                                   float *out, int32_t rows, int32_t units, int32_t accum);
 /* TFLITE mode in a model with hybrid nodes: float32 LOGISTIC and CONV_2D take XNNPACK's exact
  * arithmetic (kernels/tflite-f32/tflite_f32.h), because run-time quantization downstream turns their
  * last-bit differences into quantization steps. */

@@ -104,7 +104,13 @@ static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_t
     return TFCC_OK;
   }
   float s_in = 0.f;
-  if ((st = quant_of(err, "input 0", it, &in->quant, &s_in, &p->in_zp))) return st;
+  if (in->quant.count == 1 && in->quant.scale[0] == 0.f) {
+    /* a zero-scale constant (the reader allows it here only): multiplier 0 as TFLite's
+       QuantizeMultiplier(0), every output the output's zero point */
+    p->in_zp = in->quant.zero_point[0];
+  } else if ((st = quant_of(err, "input 0", it, &in->quant, &s_in, &p->in_zp))) {
+    return st;
+  }
   if (it == TFCC_INT16 && ot == TFCC_INT16 && p->in_zp != 0)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "int16 -> int16: input zero point %d, must be 0",
                         (int)p->in_zp);

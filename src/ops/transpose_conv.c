@@ -32,6 +32,11 @@ typedef struct tconv_params {
   /* float32: the vector GEMM the builtin order runs on (tfcc_eigen_tconv_f32, the same
      sums as the scalar tfcc_tconv_f32 with TFCC_TCONV_F32_BUILTIN), or NULL */
   const tfcc_tflite_f32_kernel *eigen_k;
+  /* hybrid (float32 input, int8 weights), TFLITE mode, operands the delegate takes as static:
+     at a geometry it takes (tconv_delegate_geom), LiteRT's qd8 deconvolution (bit-identical
+     on transpose_conv_hybrid_*; GTCRN-Micro's dynamic-range exports were 4e-6 off at their
+     first hybrid TRANSPOSE_CONV, 0.0075 at the output), else the builtin EvalHybrid */
+  bool hyb_qd8;
 } tconv_params;
 
 /* A float TRANSPOSE_CONV goes to LiteRT's XNNPACK delegate (TFLITE mode) when its output_shape
@@ -128,6 +133,7 @@ static tfcc_status tconv_init(tfcc_init_ctx *ctx) {
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for TRANSPOSE_CONV");
   const tfcc_transpose_conv_options *o = &ctx->node->opts.transpose_conv;
   p->xnnpack = tconv_delegated(ctx);
+  p->hyb_qd8 = p->xnnpack && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE;
   p->o.padding = o->padding;
   p->o.stride_w = o->stride_w;
   p->o.stride_h = o->stride_h;
@@ -254,7 +260,7 @@ static tfcc_status tconv_eval(tfcc_op_ctx *ctx) {
     float lo, hi;
     tfcc_act_range_f32(p->o.act, &lo, &hi);
     tfcc_tconv_hybrid(&g, in->data, f->data, f->quant->scale, f->quant->count > 1 ? 1 : 0, bd, lo,
-                      hi, ctx->scratch, out);
+                      hi, ctx->scratch, out, p->hyb_qd8 && tconv_delegate_geom(&g, p->o.padding));
     return TFCC_OK;
   }
   if (in->dtype != TFCC_FLOAT32) tfcc_conv_requant_from(&p->q, in->dtype, &r);

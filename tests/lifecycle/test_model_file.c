@@ -646,6 +646,54 @@ static void test_zero_channel(tfcc_runtime *rt) {
   free_case(&c);
 }
 
+/* Tensor ti of conformance model `name` given a per-tensor scale of 0 and (zero_data) all its
+ * stored bytes 0 (its zero point is 0): loads when want_ok, else is refused with `needle`. */
+static void zero_scale_mutant(tfcc_runtime *rt, const char *name, int32_t ti, bool zero_data,
+                              bool want_ok, const char *needle) {
+  size_t size;
+  uint8_t *mod = read_conformance_model(name, &size);
+  if (!mod) return;
+  tfcc_graph g;
+  tfcc_err err = {0};
+  CHECK(tfcc_tflite_read(mod, size, &g, &err) == TFCC_OK);
+  const tfcc_ir_tensor *x = &g.subgraphs[0].tensors[ti];
+  CHECKF(x->data && x->quant.count == 1 && x->quant.zero_point[0] == 0,
+         "%s: tensor %d is no per-tensor constant with zero point 0", name, (int)ti);
+  if (zero_data && x->data) memset(mod + ((const uint8_t *)x->data - mod), 0, x->data_bytes);
+  if (!zero_data && x->data) mod[(const uint8_t *)x->data - mod] = 1; /* a value off the zp */
+  tfcc_graph_free(&g);
+  uint8_t *sp, *zp;
+  uint32_t count;
+  const float zero = 0.0f;
+  CHECK(quant_vectors(mod, size, ti, &sp, &zp, &count) == 0 && count == 1);
+  memcpy(sp, &zero, 4);
+  tfcc_model *m = NULL;
+  tfcc_status st = tfcc_model_load_buffer(rt, mod, size, NULL, &m);
+  const char *msg = tfcc_last_error();
+  if (want_ok)
+    CHECKF(st == TFCC_OK, "%s: zero scale on tensor %d: %s", name, (int)ti, msg);
+  else
+    CHECKF(st == TFCC_ERR_INVALID_MODEL && strstr(msg, "scale 0 is 0") && strstr(msg, needle),
+           "%s: zero scale on tensor %d (%s): %s: %s", name, (int)ti, needle, tfcc_status_str(st),
+           msg);
+  tfcc_model_release(m);
+  free(mod);
+}
+
+/* A per-tensor scale of 0 on a constant (TFLite's quantizer writes it for an all-zero int16
+ * constant that QUANTIZE requantizes: neuralSPOT's mut_model_data, which TFLite runs) loads
+ * there only: on an all-zero-point constant read as input 0 of QUANTIZE
+ * (conformance quantize_i16_zero_scale_const_concat checks its outputs); a value other than
+ * the zero point, or a reader that divides by the scale, is refused as any other zero scale. */
+static void test_zero_scale_constant(tfcc_runtime *rt) {
+  const char *q = "quantize_i16_zero_scale_const_concat";
+  zero_scale_mutant(rt, q, 1, true, true, NULL);
+  zero_scale_mutant(rt, q, 1, false, false, "a value other than its zero point");
+  /* FULLY_CONNECTED's per-tensor int8 weights, zeroed: a reader other than QUANTIZE */
+  zero_scale_mutant(rt, "fully_connected_i8_2d", 1, true, false,
+                    "read by an operator other than QUANTIZE");
+}
+
 /* A negative per-channel weight scale (mcunet's converter folds negative batch-norm gammas into
  * them) loads: TFLite's per-channel kernels run the negative multiplier (bit-exact results in
  * the conformance cases *_neg_channel_scale). */
@@ -738,6 +786,7 @@ int main(void) {
   }
   test_quantization(rt);
   test_zero_channel(rt);
+  test_zero_scale_constant(rt);
   test_conv_filter_zero_point(rt);
   tfcc_runtime_destroy(rt);
   return tfcc_test_finish("test_model_file");

@@ -55,12 +55,23 @@ static inline int64_t tfcc_clamp_acc48(int64_t v) {
 
 /* int16 activations with an int32 bias (quantized_bias_type INT32): TFLite's 16x8 reference
  * kernels then accumulate in int32 (AccumScalar = int32_t) and requantize with the int32
- * MultiplyByQuantizedMultiplier (two roundings), not the int64 one. */
+ * MultiplyByQuantizedMultiplier (two roundings), not the int64 one. q->single_round: the
+ * optimized CONV_2D kernel TFLite runs for an ungrouped convolution (cpu_backend_gemm on ruy,
+ * which alone takes int16), whose multiplier rounds once, the result clamped to int32. */
 static inline int32_t tfcc_requant16_b32(int64_t acc, int32_t bias, const tfcc_conv_requant *q,
                                          int32_t c) {
   const int32_t a = tfcc_wrap_i32(acc + bias);
   const int32_t k = c * q->mult_stride;
-  const int32_t v = (int32_t)((int64_t)tfcc_mbqm(a, q->mult[k], q->shift[k]) + q->output_offset);
+  int32_t m;
+  if (q->single_round) {
+    /* t in [1, 62] (shift in [-31, 30]): |a * mult| < 2^62, the sum below 2^63 */
+    const int t = 31 - q->shift[k];
+    const int64_t r = ((int64_t)a * q->mult[k] + ((int64_t)1 << (t - 1))) >> t;
+    m = r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : (int32_t)r;
+  } else {
+    m = tfcc_mbqm(a, q->mult[k], q->shift[k]);
+  }
+  const int32_t v = (int32_t)((int64_t)m + q->output_offset);
   return tfcc_clamp_i32(v, q->act_min, q->act_max);
 }
 

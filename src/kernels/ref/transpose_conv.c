@@ -345,7 +345,7 @@ size_t tfcc_tconv_hybrid_scratch(const tfcc_conv_geom *g) {
 
 void tfcc_tconv_hybrid(const tfcc_conv_geom *g, const float *in, const int8_t *filter,
                        const float *w_scale, int32_t w_scale_stride, const float *bias,
-                       float act_min, float act_max, void *scratch, float *out) {
+                       float act_min, float act_max, void *scratch, float *out, bool qd8) {
   const size_t n_out = (size_t)g->out_h * g->out_w * g->out_c;
   const size_t n_in = (size_t)g->in_h * g->in_w * g->in_c;
   int32_t *acc = scratch;
@@ -354,7 +354,8 @@ void tfcc_tconv_hybrid(const tfcc_conv_geom *g, const float *in, const int8_t *f
     float s = 1.f;
     int32_t zp = 0;
     if (n_in > 0)
-      tfcc_hyb_quantize(TFCC_HYB_ASYM, in + (size_t)b * n_in, n_in, q, &s, &zp, NULL, NULL);
+      tfcc_hyb_quantize(qd8 ? TFCC_HYB_QD8 : TFCC_HYB_ASYM, in + (size_t)b * n_in, n_in, q, &s, &zp,
+                        NULL, NULL);
     memset(acc, 0, n_out * sizeof(int32_t));
     for (int32_t iy = 0; iy < (n_in > 0 ? g->in_h : 0); iy++)
       for (int32_t ix = 0; ix < g->in_w; ix++) {
@@ -380,7 +381,8 @@ void tfcc_tconv_hybrid(const tfcc_conv_geom *g, const float *in, const int8_t *f
     float *ob = out + (size_t)b * n_out;
     for (size_t i = 0; i < n_out; i++) {
       const int32_t oc = (int32_t)(i % (size_t)g->out_c);
-      float v = (float)acc[i] * (s * w_scale[oc * w_scale_stride]) + (bias ? bias[oc] : 0.f);
+      const float ws = w_scale[oc * w_scale_stride], bv = bias ? bias[oc] : 0.f;
+      const float v = qd8 ? ((float)acc[i] * s) * ws + bv : (float)acc[i] * (s * ws) + bv;
       ob[i] = v < act_min ? act_min : (v > act_max ? act_max : v);
     }
   }

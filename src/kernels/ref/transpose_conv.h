@@ -48,11 +48,13 @@ void tfcc_tconv_i16(const tfcc_conv_geom *g, const tfcc_conv_requant *q, const i
 /* Hybrid (dynamic-range) TRANSPOSE_CONV, as TensorFlow Lite's builtin EvalHybrid: float input
  * quantized per image with the asymmetric scheme (kernels/hybrid/quantize.h), int8 weights with
  * per-tensor (w_scale_stride 0) or per-output-channel scales, int32 sums of (q - zp) * w, then
- * out = sum * (input scale * weight scale) + bias, clamped. scratch: tfcc_tconv_hybrid_scratch
- * bytes. */
+ * out = sum * (input scale * weight scale) + bias, clamped. qd8: as LiteRT's XNNPACK delegate
+ * runs it instead (its qd8 deconvolution): the input quantized per image with XNNPACK's qd8
+ * scheme and out = (sum * input scale) * weight scale + bias. scratch:
+ * tfcc_tconv_hybrid_scratch bytes. */
 size_t tfcc_tconv_hybrid_scratch(const tfcc_conv_geom *g);
 void tfcc_tconv_hybrid(const tfcc_conv_geom *g, const float *in, const int8_t *filter,
                        const float *w_scale, int32_t w_scale_stride, const float *bias,
-                       float act_min, float act_max, void *scratch, float *out);
+                       float act_min, float act_max, void *scratch, float *out, bool qd8);
 
 #endif
