@@ -59,7 +59,15 @@ enum {
   /* a hybrid DEPTHWISE_CONV_2D's int8 filter packed for the q8 depthwise row kernel
    * (depth multiplier 1, AVX512-VNNI): a tfcc_q8_dw_packed block with its layout header, signed,
    * no offsets and no bias (ops/hybrid.c) */
-  TFCC_BLOCK_HYB_DW = 17
+  TFCC_BLOCK_HYB_DW = 17,
+  /* a float32 UNIDIRECTIONAL_SEQUENCE_LSTM / LSTM's plan (kernels/f32-lstm): the stacked gate
+   * weights packed for fc, the recurrent weights and the projection for fc_row (the tflite-f32
+   * variant's row blocks), then the stacked gate biases, each 64-byte aligned */
+  TFCC_BLOCK_F32_LSTM = 18,
+  /* a full-integer (8x8->16) LSTM's plan (kernels/q8-lstm): the stacked gate weights, recurrent
+   * weights and projection packed for the gemv, then the effective biases (bias - zero point x
+   * row sums) of each, 64-byte aligned */
+  TFCC_BLOCK_Q8_LSTM = 19
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

@@ -17,7 +17,7 @@
         tfcc_xnn_fc_row_pack_##isa, tfcc_xnn_bmm_f32_##isa, tfcc_xnn_gelu_f32_##isa, \
         tfcc_xnn_tanh_f32_##isa, tfcc_tanh_eigen_f32_##isa, tfcc_expf_f32_##isa, \
         tfcc_logistic_eigen_f32_##isa, tfcc_eigen_gemm_f32_##isa, tfcc_xnn_fc_tail_floats_##isa, \
-        tfcc_xnn_fc_tail_pack_##isa \
+        tfcc_xnn_fc_tail_pack_##isa, tfcc_xnn_fc_row_block_##isa \
   }
 #define R(name, fn, isa, lvl) K(isa, lvl)
 static const tfcc_tflite_f32_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(R, , )};
@@ -54,6 +54,20 @@ static void pack_blocks(const float *w, int32_t units, int32_t accum, size_t P, 
 void tfcc_xnn_fc_pack_into(const float *w, int32_t units, int32_t accum, float *wp) {
   memset(wp, 0, tfcc_xnn_fc_packed_bytes(units, accum));
   pack_blocks(w, units, accum, TFCC_XNN_FC_PANEL, wp);
+}
+
+size_t tfcc_xnn_fc_blocks_bytes(int32_t units, int32_t accum, int32_t block) {
+  if (units <= 0 || accum < 0 || block <= 0) return 0;
+  const size_t B = (size_t)block, up = ((size_t)units + B - 1) / B * B;
+  return (up * (size_t)accum + 1) * sizeof(float);
+}
+
+void tfcc_xnn_fc_pack_blocks_into(const float *w, int32_t units, int32_t accum, int32_t block,
+                                  float *wp) {
+  const size_t bytes = tfcc_xnn_fc_blocks_bytes(units, accum, block);
+  if (!bytes) return;
+  memset(wp, 0, bytes);
+  pack_blocks(w, units, accum, (size_t)block, wp);
 }
 
 float *tfcc_xnn_fc_pack_blocks(const float *w, int32_t units, int32_t accum, int32_t block) {
