@@ -45,7 +45,8 @@ enum {
    * (tfcc_fc_eigen_pack; REFERENCE mode's builtin kernel on constant weights) */
   TFCC_BLOCK_FC_EIGEN = 12,
   /* the 16x8 CONV_2D's int8 filter packed for q16-gemm (tfcc_q16_gemm_pack: panels of
-   * the kernel's NR output channels, pairs of input channels) */
+   * the kernel's NR output channels, pairs of input channels); since cache56 also the 16x8
+   * FULLY_CONNECTED's weights packed so (one tap) */
   TFCC_BLOCK_Q16_GEMM = 13,
   /* a constant float32 BATCH_MATMUL rhs, every rhs batch packed for the f32 GEMM
    * (tfcc_f32_pack_into of the kernel the model's f32 GEMM tile names) */
@@ -67,7 +68,11 @@ enum {
   /* a full-integer (8x8->16) LSTM's plan (kernels/q8-lstm): the stacked gate weights, recurrent
    * weights and projection packed for the gemv, then the effective biases (bias - zero point x
    * row sums) of each, 64-byte aligned */
-  TFCC_BLOCK_Q8_LSTM = 19
+  TFCC_BLOCK_Q8_LSTM = 19,
+  /* a tiny int8 / uint8 FULLY_CONNECTED's q8-fc-small packing (kernels/q8-fc-small): the
+   * weights plus offset as int16 pairs, the bias with the input offset's sums, the per-column
+   * requantization (tfcc_q8_fcs_bytes) */
+  TFCC_BLOCK_Q8_FC_SMALL = 20
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

@@ -19,7 +19,9 @@
  * (AVX512-VNNI, cap avx512): a cache made there is refused at avx2. cache56: the LSTM plans'
  * blocks (UNIDIRECTIONAL_SEQUENCE_LSTM and LSTM), float32 (TFCC_BLOCK_F32_LSTM, every cap) and
  * full-integer (TFCC_BLOCK_Q8_LSTM, where the q8-lstm family has a SIMD variant: not at
- * generic, where the reference kernel runs and nothing is packed). */
+ * generic, where the reference kernel runs and nothing is packed); the 16x8 FULLY_CONNECTED's
+ * q16-gemm packing (TFCC_BLOCK_Q16_GEMM, as CONV_2D's) and tiny int8 FULLY_CONNECTED layers'
+ * q8-fc-small packing (TFCC_BLOCK_Q8_FC_SMALL). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,7 +311,20 @@ int main(void) {
       {"lstm_i8_peephole_proj_clip.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q8_LSTM, false,
        true, false},
       {"lstm_i8_cifg_peephole.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q8_LSTM, false, true,
-       false}};
+       false},
+      /* cache56: the 16x8 FULLY_CONNECTED's q16-gemm packing (3 batches: packed at init) */
+      {"fully_connected_i16_2d.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q16_GEMM, false, true,
+       false},
+      {"fully_connected_i16_bias32.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q16_GEMM, false,
+       true, false},
+      /* cache56: tiny int8 FULLY_CONNECTED layers' q8-fc-small packing (TFLITE mode; REFERENCE
+       * mode without a bias; per-channel) */
+      {"fully_connected_i8_2d.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q8_FC_SMALL, false,
+       true, false},
+      {"fully_connected_i8_no_bias.tflite", TFCC_QUANT_COMPAT_REFERENCE, TFCC_BLOCK_Q8_FC_SMALL,
+       false, true, false},
+      {"fully_connected_i8_per_channel.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q8_FC_SMALL,
+       false, true, false}};
   const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) test_case(&cases[c], caps[i]);
