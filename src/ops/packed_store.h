@@ -32,7 +32,8 @@ enum {
   /* 5: the q8 depthwise packing without its layout header, packed at every load, then
    * compared with the cache's copy (before tail4); no longer asked for: an old file misses 8 */
   TFCC_BLOCK_XDW_DW = 6,    /* depthwise filter, then bias, of EXPAND_DEPTHWISE_CONV_2D */
-  TFCC_BLOCK_XNN_FC = 7,    /* XNNPACK-order float FULLY_CONNECTED panels (hybrid models) */
+  TFCC_BLOCK_XNN_FC = 7,    /* XNNPACK-order float FULLY_CONNECTED panels (hybrid models; the
+                               FC-order 1x1 CONV_2D's too) */
   TFCC_BLOCK_Q8_DW = 8,     /* tfcc_q8_dw_packed block with its layout header (DEPTHWISE_CONV_2D) */
   TFCC_BLOCK_F32_TCONV = 9, /* float32 TRANSPOSE_CONV weights packed [H][W][in_c][out_c] for
                                the XNNPACK order (tfcc_tconv_f32_pack), then the bias if any */
@@ -72,7 +73,12 @@ enum {
   /* a tiny int8 / uint8 FULLY_CONNECTED's q8-fc-small packing (kernels/q8-fc-small): the
    * weights plus offset as int16 pairs, the bias with the input offset's sums, the per-column
    * requantization (tfcc_q8_fcs_bytes) */
-  TFCC_BLOCK_Q8_FC_SMALL = 20
+  TFCC_BLOCK_Q8_FC_SMALL = 20,
+  /* a float32 CONV_2D filter of a hybrid model packed for XNNPACK's IGEMM order
+   * (tfcc_xnn_conv_pack: [K][out_c rounded up to 16]), or a float DEPTHWISE_CONV_2D of one input
+   * channel packed so (ops/packed_layouts.h); since cache56 a FULLY_CONNECTED-order 1x1 CONV_2D's
+   * panels are TFCC_BLOCK_XNN_FC */
+  TFCC_BLOCK_XNN_CONV = 21
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

@@ -21,7 +21,8 @@
  * full-integer (TFCC_BLOCK_Q8_LSTM, where the q8-lstm family has a SIMD variant: not at
  * generic, where the reference kernel runs and nothing is packed); the 16x8 FULLY_CONNECTED's
  * q16-gemm packing (TFCC_BLOCK_Q16_GEMM, as CONV_2D's) and tiny int8 FULLY_CONNECTED layers'
- * q8-fc-small packing (TFCC_BLOCK_Q8_FC_SMALL). */
+ * q8-fc-small packing (TFCC_BLOCK_Q8_FC_SMALL); hybrid models' XNNPACK-order float convolution
+ * packings (TFCC_BLOCK_XNN_CONV; an FC-order 1x1 CONV_2D's panels, TFCC_BLOCK_XNN_FC). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -324,7 +325,16 @@ int main(void) {
       {"fully_connected_i8_no_bias.tflite", TFCC_QUANT_COMPAT_REFERENCE, TFCC_BLOCK_Q8_FC_SMALL,
        false, true, false},
       {"fully_connected_i8_per_channel.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q8_FC_SMALL,
-       false, true, false}};
+       false, true, false},
+      /* cache56: hybrid models' XNNPACK-order float packings: a CONV_2D's IGEMM filter, a
+       * DEPTHWISE_CONV_2D of one input channel (multiplier 8) packed so (TFCC_BLOCK_XNN_CONV),
+       * and an FC-order 1x1 CONV_2D's panels (TFCC_BLOCK_XNN_FC) */
+      {"hybrid_net_conv_nr2_conv.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_CONV, false,
+       false, false},
+      {"hybrid_net_dw_mult8_conv.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_CONV, false,
+       false, false},
+      {"hybrid_probe_conv1_o12_i12.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_FC, false,
+       false, false}};
   const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) test_case(&cases[c], caps[i]);

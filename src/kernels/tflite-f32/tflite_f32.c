@@ -26,15 +26,34 @@ static const tfcc_tflite_f32_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(R, , )};
 
 TFCC_DISPATCH_TABLE_FNS(tfcc_tflite_f32, tfcc_tflite_f32_kernel)
 
-float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int32_t *ocp) {
-  if (out_c <= 0 || kdim <= 0) return NULL;
-  const size_t o4 = ((size_t)out_c + 15) & ~(size_t)15; /* any kernel width */
-  float *wp = calloc((size_t)kdim * o4, sizeof(float));
-  if (!wp) return NULL;
+int32_t tfcc_xnn_conv_ocp(int32_t out_c) { return (out_c + 15) & ~15; /* any kernel width */ }
+
+size_t tfcc_xnn_conv_packed_bytes(int32_t out_c, int32_t kdim) {
+  if (out_c <= 0 || kdim <= 0) return 0;
+  return (size_t)kdim * (size_t)tfcc_xnn_conv_ocp(out_c) * sizeof(float);
+}
+
+void tfcc_xnn_conv_pack_into(const float *w_ohwi, int32_t out_c, int32_t kdim, float *wp) {
+  const size_t o4 = (size_t)tfcc_xnn_conv_ocp(out_c);
+  memset(wp, 0, tfcc_xnn_conv_packed_bytes(out_c, kdim));
   for (int32_t oc = 0; oc < out_c; oc++)
     for (int32_t k = 0; k < kdim; k++)
       wp[(size_t)k * o4 + (size_t)oc] = w_ohwi[(size_t)oc * (size_t)kdim + (size_t)k];
-  *ocp = (int32_t)o4;
+}
+
+void tfcc_xnn_conv_pack_ko_into(const float *w_ko, int32_t out_c, int32_t kdim, float *wp) {
+  const size_t o4 = (size_t)tfcc_xnn_conv_ocp(out_c);
+  memset(wp, 0, tfcc_xnn_conv_packed_bytes(out_c, kdim));
+  for (int32_t k = 0; k < kdim; k++)
+    memcpy(wp + (size_t)k * o4, w_ko + (size_t)k * (size_t)out_c, sizeof(float) * (size_t)out_c);
+}
+
+float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int32_t *ocp) {
+  const size_t bytes = tfcc_xnn_conv_packed_bytes(out_c, kdim);
+  float *wp = bytes ? malloc(bytes) : NULL;
+  if (!wp) return NULL;
+  tfcc_xnn_conv_pack_into(w_ohwi, out_c, kdim, wp);
+  *ocp = tfcc_xnn_conv_ocp(out_c);
   return wp;
 }
 

@@ -34,6 +34,14 @@ typedef void (*tfcc_f32_unary_fn)(const float *x, float *y, size_t n);
  * sum); clamp to [lo, hi]. Weights packed once: [K][ocp] (k = (ky * fw + kx) * in_c + c,
  * ocp = out_c rounded up to 16, zero past out_c). */
 float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int32_t *ocp);
+/* The same packing into caller memory (a weights-cache block): its ocp and size in bytes (0:
+ * out_c or kdim <= 0), the fill of all of it from [out_c][kdim], and from a filter laid out
+ * [kdim][out_c] (a depthwise filter [1][fh][fw][out_c] of one input channel, whose taps are
+ * the convolution's k). */
+int32_t tfcc_xnn_conv_ocp(int32_t out_c);
+size_t tfcc_xnn_conv_packed_bytes(int32_t out_c, int32_t kdim);
+void tfcc_xnn_conv_pack_into(const float *w_ohwi, int32_t out_c, int32_t kdim, float *wp);
+void tfcc_xnn_conv_pack_ko_into(const float *w_ko, int32_t out_c, int32_t kdim, float *wp);
 /* Output rows [r0, r1) of the batch-flattened output (row = b * out_h + oy). */
 typedef void (*tfcc_xnn_conv_rows_fn)(const tfcc_conv_geom *g, const float *in, const float *wp,
                                       int32_t ocp, const float *bias, float lo, float hi,
