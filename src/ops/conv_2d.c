@@ -36,18 +36,19 @@ typedef struct conv_params {
   int wino_m;                         /* on the fly: tile size (from the GEMM's packing), else 0 */
   const tfcc_f32_wino_kernel *wino_k; /* on the fly: the transforms */
   tfcc_hybrid *hyb;                   /* float32 input with int8 filter (ops/hybrid.h), else NULL */
-  float *xnn_w; /* float32 in XNNPACK's exact arithmetic (tfcc_hybrid_xnn_float):
+  const float *xnn_w; /* float32 in XNNPACK's exact arithmetic (tfcc_hybrid_xnn_float):
                                  the filter packed by tfcc_xnn_conv_pack, else NULL */
   int32_t xnn_ocp;
   bool xnn_dw;         /* one input and one output channel: XNNPACK runs its dwconv (below) */
   bool xnn_c4;         /* fewer than 8 output channels: XNNPACK's nr2 kernel (below) */
-  float *xnn_fc;       /* 1x1, stride 1 (TFLITE mode): XNNPACK's FULLY_CONNECTED (below), the
+  const float *xnn_fc; /* 1x1, stride 1 (TFLITE mode): XNNPACK's FULLY_CONNECTED (below), the
                           filter packed by tfcc_xnn_fc_pack, else NULL */
   const void *xnn_src; /* filter data xnn_w was made from (xnn_dw: the filter itself) */
   const tfcc_tflite_f32_kernel *xnn_k;
   bool eigen_f32; /* ref9: the classic interpreter's builtin order (conv_eigen_f32_init) */
   const tfcc_tflite_f32_kernel *eigen_k; /* its GEMM's vector kernel */
   /* layouts packed once from constants (ops/packed_layouts.h) */
+  tfcc_packed_layout xnn_wl;      /* xnn_w or xnn_fc (TFCC_BLOCK_XNN_CONV / _XNN_FC) */
   tfcc_packed_layout xnn_fc_tail; /* xnn_fc's nr2 narrow last block */
   tfcc_packed_layout eigen_kn;    /* eigen_f32: the filter [K][out_c] for eigen_k's GEMM */
   const void *eigen_src;          /* the filter data eigen_kn was made from */
@@ -65,8 +66,7 @@ static void conv_release(void *p) {
   tfcc_conv_node_free(&cp->n);
   tfcc_bf16_fast_free(&cp->bf16);
   if (!cp->wino_borrowed) tfcc_f32_wino_free(&cp->wino);
-  free(cp->xnn_w);
-  free(cp->xnn_fc);
+  tfcc_packed_layout_free(&cp->xnn_wl);
   tfcc_packed_layout_free(&cp->xnn_fc_tail);
   tfcc_packed_layout_free(&cp->eigen_kn);
   tfcc_wmem_free(cp->q16_own);
@@ -165,14 +165,16 @@ static void conv_xnn_f32_init(const tfcc_init_ctx *ctx, conv_params *p) {
   if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && f->dims[1] == 1 && f->dims[2] == 1 &&
       p->n.o.stride_w == 1 && p->n.o.stride_h == 1 && f->dims[0] >= TFCC_XNN_NR2_COLS &&
       tfcc_xnn_fc_uses_nr2(f->dims[0])) {
-    p->xnn_fc = tfcc_xnn_fc_pack(f->data, f->dims[0], (int32_t)k);
+    tfcc_packed_xnn_fc(ctx, f->data, f->dims[0], (int32_t)k, &p->xnn_wl);
+    p->xnn_fc = p->xnn_wl.data;
     if (p->xnn_fc) {
       p->xnn_src = f->data;
       tfcc_packed_xnn_fc_tail(ctx, p->xnn_k, p->xnn_fc, f->dims[0], (int32_t)k, &p->xnn_fc_tail);
       return;
     }
   }
-  p->xnn_w = tfcc_xnn_conv_pack(f->data, f->dims[0], (int32_t)k, &p->xnn_ocp);
+  tfcc_packed_xnn_conv(ctx, f->data, f->dims[0], (int32_t)k, &p->xnn_wl, &p->xnn_ocp);
+  p->xnn_w = p->xnn_wl.data;
   /* the classic interpreter's older delegate (REFERENCE mode) runs every float convolution
      through its IGEMM, whatever the output channels: no nr2 kernel */
   p->xnn_c4 =

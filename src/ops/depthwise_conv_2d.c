@@ -15,6 +15,7 @@
 #include "ops/conv_node.h"
 #include "ops/f32_fast.h"
 #include "ops/hybrid.h"
+#include "ops/packed_layouts.h"
 #include "ops/q8_fast.h"
 #include "base/threadpool.h"
 #include "ops/work_estimate.h"
@@ -32,7 +33,8 @@ typedef struct dw_params {
   /* one input channel and a depth multiplier > 1: XNNPACK makes it a convolution of
    * one group with 1 input and out_c output channels, which its IGEMM (or nr2 kernel below 8
    * outputs) runs, taps row by row: the filter as tfcc_xnn_conv_pack packs it, else NULL */
-  float *xnn_w;
+  const float *xnn_w;
+  tfcc_packed_layout xnn_wl; /* xnn_w: own, or the weights cache's block */
   int32_t xnn_ocp;
   const void *xnn_src;
   const tfcc_tflite_f32_kernel *xnn_k;
@@ -42,7 +44,7 @@ static void dw_release(void *p) {
   dw_params *cp = p;
   if (!cp) return;
   tfcc_conv_node_free(&cp->n);
-  free(cp->xnn_w);
+  tfcc_packed_layout_free(&cp->xnn_wl);
   tfcc_params_free(cp);
 }
 
@@ -66,14 +68,11 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
   if (p->xnn_f32 && f->data && !f->sparsity && in->rank == 4 && in->dims[3] == 1 && f->rank == 4 &&
       f->dims[0] == 1 && f->dims[3] > 1 &&
       f->data_bytes >= (size_t)f->dims[1] * f->dims[2] * f->dims[3] * sizeof(float)) {
+    /* [1, fh, fw, oc]: the taps are the convolution's k (packed_layouts.h) */
     const int32_t taps = f->dims[1] * f->dims[2], oc = f->dims[3];
-    float *ohwi = malloc((size_t)taps * (size_t)oc * sizeof(float));
-    if (ohwi) { /* [1, fh, fw, oc] -> [oc, fh, fw, 1] */
-      const float *w = f->data;
-      for (int32_t o = 0; o < oc; o++)
-        for (int32_t t = 0; t < taps; t++) ohwi[(size_t)o * taps + t] = w[(size_t)t * oc + o];
-      p->xnn_w = tfcc_xnn_conv_pack(ohwi, oc, taps, &p->xnn_ocp);
-      free(ohwi);
+    tfcc_packed_xnn_dw(ctx, f->data, oc, taps, &p->xnn_wl, &p->xnn_ocp);
+    p->xnn_w = p->xnn_wl.data;
+    if (p->xnn_w) {
       p->xnn_src = f->data;
       p->xnn_k = tfcc_tflite_f32_select(ctx->isa);
     }

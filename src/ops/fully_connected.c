@@ -49,8 +49,12 @@ typedef struct fc_params {
   /* int16 input, constant int8 weights, weight offset 0 (q16_k set at init): the weights packed
    * for the q16-gemm kernel q16_k (made from q16_src), which runs the evals of more than one
    * batch; packed once (q16_once) at init where the stored input has more than one batch, else
-   * at the first prepare that sees more than one (a resize), never during a run */
-  int8_t *q16_w;
+   * at the first prepare that sees more than one (a resize), never during a run; during the load
+   * the packing is a block of the weights cache (q16_key, TFCC_BLOCK_Q16_GEMM as CONV_2D's): a
+   * hit is used in place (q16_w), a miss packed into q16_own and offered */
+  const int8_t *q16_w;
+  int8_t *q16_own;
+  tfcc_packed_key q16_key;
   const tfcc_q16_gemm_kernel *q16_k;
   const void *q16_src;
   int32_t q16_units, q16_accum;
@@ -87,7 +91,7 @@ static void fc_release(void *p) {
   tfcc_hybrid_free(fp->hyb);
   tfcc_fc_blockwise_free(fp->bw);
   free(fp->real16);
-  tfcc_wmem_free(fp->q16_w);
+  tfcc_wmem_free(fp->q16_own);
   tfcc_pack_once_destroy(&fp->q16_once);
   tfcc_wmem_free(fp->xnn_own);
   tfcc_packed_layout_free(&fp->xnn_tail);
@@ -120,12 +124,19 @@ static tfcc_status fc_real16_init(const tfcc_init_ctx *ctx, const tfcc_ir_tensor
 }
 
 /* The q16-gemm packing of the weights at q16_src, once for every session (tfcc_pack_once: the
- * first caller packs, under its mutex; out of memory leaves q16-dot). */
+ * first caller packs, under its mutex; out of memory leaves q16-dot): the weights cache's block
+ * where it has one (its size follows from the shapes and the kernel), else packed and offered
+ * (the store answers during the load only: a later resize packs without it). */
 static void fc_q16_pack(fc_params *p) {
   if (!p->q16_k || !tfcc_pack_once_begin(&p->q16_once)) return;
   const size_t bytes = tfcc_q16_gemm_packed_bytes(p->q16_k, p->q16_units, 1, p->q16_accum);
-  p->q16_w = bytes ? tfcc_wmem_alloc(bytes) : NULL;
-  if (p->q16_w) tfcc_q16_gemm_pack(p->q16_k, p->q16_units, 1, p->q16_accum, p->q16_src, p->q16_w);
+  const int8_t *hit = bytes ? tfcc_packed_get(&p->q16_key, bytes) : NULL;
+  p->q16_own = bytes && !hit ? tfcc_wmem_alloc(bytes) : NULL;
+  if (p->q16_own) {
+    tfcc_q16_gemm_pack(p->q16_k, p->q16_units, 1, p->q16_accum, p->q16_src, p->q16_own);
+    tfcc_packed_put(&p->q16_key, p->q16_own, bytes);
+  }
+  p->q16_w = hit ? hit : p->q16_own;
   tfcc_pack_once_end(&p->q16_once, p->q16_src, p->q16_w != NULL);
 }
 
@@ -142,6 +153,7 @@ static void fc_q16_init(const tfcc_init_ctx *ctx, fc_params *p) {
   const tfcc_q16_gemm_kernel *k = ctx->ks ? ctx->ks->q16_gemm : tfcc_q16_gemm_select(ctx->isa);
   if (!k || !tfcc_q16_gemm_packed_bytes(k, units, 1, accum)) return;
   tfcc_pack_once_init(&p->q16_once);
+  p->q16_key = tfcc_init_block_key(ctx, TFCC_BLOCK_Q16_GEMM);
   p->q16_k = k;
   p->q16_src = w->data;
   p->q16_units = units, p->q16_accum = accum;
@@ -166,9 +178,29 @@ static void fc_small_init(const tfcc_init_ctx *ctx, fc_params *p) {
   if (p->q.n_mult != 1 && p->q.n_mult != units) return;
   tfcc_conv_requant r;
   fc_requant(p, in->dtype, &r);
-  if (tfcc_q8_fcs_pack(ctx->ks->q8_fcs, in->dtype == TFCC_INT8, units, accum, w->data,
-                       bias ? bias->data : NULL, &r, &p->small))
-    p->small_dtype = in->dtype;
+  const tfcc_q8_fcs_kernel *k = ctx->ks->q8_fcs;
+  const bool is_signed = in->dtype == TFCC_INT8;
+  if (tfcc_q8_fcs_refuse(units, accum, w->data, is_signed, &r)) return;
+  /* one block of the weights cache (its size from the shapes alone): used in place, or packed
+   * into own memory and offered */
+  const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_Q8_FC_SMALL);
+  const size_t bytes = tfcc_q8_fcs_bytes(units, accum);
+  const void *hit = tfcc_packed_get(&key, bytes);
+  bool ok;
+  if (hit) {
+    ok = tfcc_q8_fcs_adopt(k, is_signed, units, accum, w->data, &r, hit, &p->small);
+  } else {
+    void *m = aligned_alloc(64, bytes);
+    ok = m && tfcc_q8_fcs_pack_into(k, is_signed, units, accum, w->data, bias ? bias->data : NULL,
+                                    &r, m, &p->small);
+    if (ok) {
+      p->small.mem = m;
+      tfcc_packed_put(&key, m, bytes);
+    } else {
+      free(m);
+    }
+  }
+  if (ok) p->small_dtype = in->dtype;
 }
 
 /* int16 input on the q16-dot kernels: where the kernel set is there and the weight offset is an

@@ -1,6 +1,7 @@
 /* Constant float layouts packed once at init (packed_layouts.h). */
 #include "ops/packed_layouts.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "base/weights_mem.h"
@@ -58,5 +59,44 @@ void tfcc_packed_fc_eigen(const tfcc_init_ctx *ctx, const float *w, int32_t unit
   if (!own) return;
   tfcc_fc_eigen_pack(w, units, accum, own);
   tfcc_packed_put(&key, own, n * sizeof(float));
+  l->data = own;
+}
+
+/* [out_c][kdim] (ko false) or [kdim][out_c] (ko true) as the XNNPACK conv packing. */
+static void xnn_conv_layout(const tfcc_init_ctx *ctx, const float *w, bool ko, int32_t out_c,
+                            int32_t kdim, tfcc_packed_layout *l, int32_t *ocp) {
+  const size_t bytes = w ? tfcc_xnn_conv_packed_bytes(out_c, kdim) : 0;
+  if (!bytes) return;
+  const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_XNN_CONV);
+  *ocp = tfcc_xnn_conv_ocp(out_c);
+  float *own = layout_own(&key, bytes, l);
+  if (!own) return;
+  if (ko)
+    tfcc_xnn_conv_pack_ko_into(w, out_c, kdim, own);
+  else
+    tfcc_xnn_conv_pack_into(w, out_c, kdim, own);
+  tfcc_packed_put(&key, own, bytes);
+  l->data = own;
+}
+
+void tfcc_packed_xnn_conv(const tfcc_init_ctx *ctx, const float *w_ohwi, int32_t out_c,
+                          int32_t kdim, tfcc_packed_layout *l, int32_t *ocp) {
+  xnn_conv_layout(ctx, w_ohwi, false, out_c, kdim, l, ocp);
+}
+
+void tfcc_packed_xnn_dw(const tfcc_init_ctx *ctx, const float *w_ko, int32_t out_c, int32_t kdim,
+                        tfcc_packed_layout *l, int32_t *ocp) {
+  xnn_conv_layout(ctx, w_ko, true, out_c, kdim, l, ocp);
+}
+
+void tfcc_packed_xnn_fc(const tfcc_init_ctx *ctx, const float *w, int32_t units, int32_t accum,
+                        tfcc_packed_layout *l) {
+  const size_t bytes = w ? tfcc_xnn_fc_packed_bytes(units, accum) : 0;
+  if (!bytes) return;
+  const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_XNN_FC);
+  float *own = layout_own(&key, bytes, l);
+  if (!own) return;
+  tfcc_xnn_fc_pack_into(w, units, accum, own);
+  tfcc_packed_put(&key, own, bytes);
   l->data = own;
 }

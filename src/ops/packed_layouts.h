@@ -34,4 +34,16 @@ void tfcc_packed_transpose(const tfcc_init_ctx *ctx, uint32_t block, const float
 void tfcc_packed_fc_eigen(const tfcc_init_ctx *ctx, const float *w, int32_t units, int32_t accum,
                           tfcc_packed_layout *l);
 
+/* cache56: XNNPACK-order float packings of hybrid models (TFCC_BLOCK_XNN_CONV, _XNN_FC), which
+ * were made at every load: a CONV_2D filter [out_c][kdim] as tfcc_xnn_conv_pack packs it, a
+ * depthwise filter of one input channel [kdim taps][out_c] the same way (*ocp: the packing's
+ * row length), and a FULLY_CONNECTED-order 1x1 CONV_2D filter [units][accum] as
+ * tfcc_xnn_fc_pack's panels. */
+void tfcc_packed_xnn_conv(const tfcc_init_ctx *ctx, const float *w_ohwi, int32_t out_c,
+                          int32_t kdim, tfcc_packed_layout *l, int32_t *ocp);
+void tfcc_packed_xnn_dw(const tfcc_init_ctx *ctx, const float *w_ko, int32_t out_c, int32_t kdim,
+                        tfcc_packed_layout *l, int32_t *ocp);
+void tfcc_packed_xnn_fc(const tfcc_init_ctx *ctx, const float *w, int32_t units, int32_t accum,
+                        tfcc_packed_layout *l);
+
 #endif

@@ -40,7 +40,8 @@ enum {
   /* 5: the q8 depthwise packing without its layout header, packed at every load, then
    * compared with the cache's copy (before tail4); no longer asked for: an old file misses 8 */
   TFCC_BLOCK_XDW_DW = 6,    /* depthwise filter, then bias, of EXPAND_DEPTHWISE_CONV_2D */
-  TFCC_BLOCK_XNN_FC = 7,    /* XNNPACK-order float FULLY_CONNECTED panels (hybrid models) */
+  TFCC_BLOCK_XNN_FC = 7,    /* XNNPACK-order float FULLY_CONNECTED panels (hybrid models; the
+                               FC-order 1x1 CONV_2D's too) */
   TFCC_BLOCK_Q8_DW = 8,     /* tfcc_q8_dw_packed block with its layout header (DEPTHWISE_CONV_2D) */
   TFCC_BLOCK_F32_TCONV = 9, /* float32 TRANSPOSE_CONV weights packed [H][W][in_c][out_c] for
                                the XNNPACK order (tfcc_tconv_f32_pack), then the bias if any */
@@ -53,7 +54,8 @@ enum {
    * (tfcc_fc_eigen_pack; REFERENCE mode's builtin kernel on constant weights) */
   TFCC_BLOCK_FC_EIGEN = 12,
   /* the 16x8 CONV_2D's int8 filter packed for q16-gemm (tfcc_q16_gemm_pack: panels of
-   * the kernel's NR output channels, pairs of input channels) */
+   * the kernel's NR output channels, pairs of input channels); since cache56 also the 16x8
+   * FULLY_CONNECTED's weights packed so (one tap) */
   TFCC_BLOCK_Q16_GEMM = 13,
   /* a constant float32 BATCH_MATMUL rhs, every rhs batch packed for the f32 GEMM
    * (tfcc_f32_pack_into of the kernel the model's f32 GEMM tile names) */
@@ -67,7 +69,24 @@ enum {
   /* a hybrid DEPTHWISE_CONV_2D's int8 filter packed for the q8 depthwise row kernel
    * (depth multiplier 1, AVX512-VNNI): a tfcc_q8_dw_packed block with its layout header, signed,
    * no offsets and no bias (ops/hybrid.c) */
-  TFCC_BLOCK_HYB_DW = 17
+  TFCC_BLOCK_HYB_DW = 17,
+  /* a float32 UNIDIRECTIONAL_SEQUENCE_LSTM / LSTM's plan (kernels/f32-lstm): the stacked gate
+   * weights packed for fc, the recurrent weights and the projection for fc_row (the tflite-f32
+   * variant's row blocks), then the stacked gate biases, each 64-byte aligned */
+  TFCC_BLOCK_F32_LSTM = 18,
+  /* a full-integer (8x8->16) LSTM's plan (kernels/q8-lstm): the stacked gate weights, recurrent
+   * weights and projection packed for the gemv, then the effective biases (bias - zero point x
+   * row sums) of each, 64-byte aligned */
+  TFCC_BLOCK_Q8_LSTM = 19,
+  /* a tiny int8 / uint8 FULLY_CONNECTED's q8-fc-small packing (kernels/q8-fc-small): the
+   * weights plus offset as int16 pairs, the bias with the input offset's sums, the per-column
+   * requantization (tfcc_q8_fcs_bytes) */
+  TFCC_BLOCK_Q8_FC_SMALL = 20,
+  /* a float32 CONV_2D filter of a hybrid model packed for XNNPACK's IGEMM order
+   * (tfcc_xnn_conv_pack: [K][out_c rounded up to 16]), or a float DEPTHWISE_CONV_2D of one input
+   * channel packed so (ops/packed_layouts.h); since cache56 a FULLY_CONNECTED-order 1x1 CONV_2D's
+   * panels are TFCC_BLOCK_XNN_FC */
+  TFCC_BLOCK_XNN_CONV = 21
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

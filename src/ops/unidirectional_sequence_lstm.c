@@ -13,7 +13,8 @@
  * builds the integer plan of src/kernels/q8-lstm (multipliers, effective biases, packed
  * weights), byte-identical to the reference kernel, or the float plan of src/kernels/f32-lstm
  * (packed GEMM weights; no layer norm, tanh activation); eval then runs it without re-deriving
- * anything. Otherwise eval runs the reference kernel. */
+ * anything. Otherwise eval runs the reference kernel. With a weights cache the plan's packed
+ * arrays are one block of it (TFCC_BLOCK_F32_LSTM / _Q8_LSTM): a warm load packs nothing. */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -331,6 +332,10 @@ typedef struct lstm_params {
   bool is_f32;      /* which plan */
   tfcc_q8_lstm_plan q8;
   tfcc_f32_lstm_plan f32;
+  /* the plan's block in the weights cache (TFCC_BLOCK_F32_LSTM / _Q8_LSTM): a hit is adopted
+   * (the plan borrows it), a miss packed into own memory (own) and offered */
+  tfcc_packed_key key_f32, key_q8;
+  void *own;
 } lstm_params;
 
 static tfcc_status lstm_init(tfcc_init_ctx *ctx) {
@@ -338,6 +343,8 @@ static tfcc_status lstm_init(tfcc_init_ctx *ctx) {
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for LSTM params");
   atomic_init(&p->state, 0);
   p->mu_ok = pthread_mutex_init(&p->mu, NULL) == 0;
+  p->key_f32 = tfcc_init_block_key(ctx, TFCC_BLOCK_F32_LSTM);
+  p->key_q8 = tfcc_init_block_key(ctx, TFCC_BLOCK_Q8_LSTM);
   ctx->params = p;
   return TFCC_OK;
 }
@@ -347,6 +354,7 @@ static void lstm_release(void *params) {
   if (!p) return;
   tfcc_q8_lstm_plan_free(&p->q8);
   tfcc_f32_lstm_plan_free(&p->f32);
+  free(p->own);
   if (p->mu_ok) pthread_mutex_destroy(&p->mu);
   free(p);
 }
@@ -413,7 +421,9 @@ static void hybrid_weights_of(const tfcc_op_ctx *ctx, const lstm_setup *su,
   wt->proj_scale = scale_of(in_opt(ctx, IN_PROJ_W));
 }
 
-/* prepare: builds the float plan once per model when every weight is constant. */
+/* prepare: builds the float plan once per model when every weight is constant: its block
+ * (packed weights and biases) from the weights cache, used in place, or packed here and
+ * offered to it. */
 static void f32_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su) {
   lstm_params *p = (lstm_params *)ctx->params;
   if (!p || !p->mu_ok || plan_get(ctx)) return;
@@ -425,7 +435,19 @@ static void f32_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su) {
   if (!tfcc_f32_lstm_supported(&wt, &fp)) return;
   pthread_mutex_lock(&p->mu);
   if (atomic_load(&p->state) == 0) {
-    if (tfcc_f32_lstm_plan_build(&p->f32, ctx->isa, &su->s, &wt, &fp)) {
+    tfcc_f32_lstm_plan_layout(&p->f32, ctx->isa, &su->s, &wt, &fp);
+    const void *hit = tfcc_packed_get(&p->key_f32, p->f32.block_bytes);
+    void *m = hit ? NULL : aligned_alloc(64, p->f32.block_bytes);
+    if (hit) {
+      tfcc_f32_lstm_plan_adopt(&p->f32, hit);
+    } else if (m && tfcc_f32_lstm_plan_pack(&p->f32, &wt, m)) {
+      tfcc_packed_put(&p->key_f32, m, p->f32.block_bytes);
+      p->own = m;
+    } else {
+      free(m);
+      m = NULL;
+    }
+    if (hit || m) {
       p->src = wt.w[3];
       p->is_f32 = true;
       atomic_store_explicit(&p->state, 1, memory_order_release);
@@ -436,7 +458,8 @@ static void f32_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su) {
   pthread_mutex_unlock(&p->mu);
 }
 
-/* prepare: builds the integer plan once per model when every weight is constant. */
+/* prepare: builds the integer plan once per model when every weight is constant, its block
+ * (packed weights, effective biases) from the weights cache or packed here, as the float one. */
 static void q8_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su, const tfcc_lstm_q_params *q) {
   lstm_params *p = (lstm_params *)ctx->params;
   if (!p || !p->mu_ok || plan_get(ctx)) return;
@@ -450,7 +473,17 @@ static void q8_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su, const tfcc_lst
   q8_weights_of(ctx, &wt);
   pthread_mutex_lock(&p->mu);
   if (atomic_load(&p->state) == 0) {
-    if (tfcc_q8_lstm_plan_build(&p->q8, &su->s, &wt, q)) {
+    tfcc_q8_lstm_plan_layout(&p->q8, &su->s, &wt, q);
+    const void *hit = tfcc_packed_get(&p->key_q8, p->q8.block_bytes);
+    void *m = hit ? NULL : aligned_alloc(64, p->q8.block_bytes);
+    if (hit) {
+      tfcc_q8_lstm_plan_adopt(&p->q8, hit);
+    } else if (m) {
+      tfcc_q8_lstm_plan_pack(&p->q8, &wt, m);
+      tfcc_packed_put(&p->key_q8, m, p->q8.block_bytes);
+      p->own = m;
+    }
+    if (hit || m) {
       p->src = wt.w[3];
       atomic_store_explicit(&p->state, 1, memory_order_release);
     } else {

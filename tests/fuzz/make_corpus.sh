@@ -83,6 +83,15 @@ if [ -x "$build/tools/tfcc" ] && [ -n "$shared" ]; then
     "$build/tools/tfcc" bench "$conf/$m.tflite" --runs 1 --warmup 0 --profile-runs 0 \
       --weights-cache "$wcorpus/$m.wc" >/dev/null 2>&1 || true
   done
+  # cache56: 18 / 19, the float and integer LSTM plans (19 where q8-lstm has a SIMD variant),
+  # 13 of a 16x8 FULLY_CONNECTED, 20 q8-fc-small
+  for m in unidirectional_sequence_lstm_f32_wide_tm lstm_i8_peephole_proj_clip \
+    fully_connected_i16_2d fully_connected_i8_per_channel; do
+    [ -f "$conf/$m.tflite" ] || continue
+    rm -f "$wcorpus/$m.wc"
+    "$build/tools/tfcc" bench "$conf/$m.tflite" --runs 1 --warmup 0 --profile-runs 0 \
+      --weights-cache "$wcorpus/$m.wc" >/dev/null 2>&1 || true
+  done
   ls -l "$wcorpus"
 fi
 # Encrypted-container seeds (fuzz_crypto_container's fixed key is 01 02 .. 20).

@@ -16,7 +16,13 @@
  * / BATCH_MATMUL's q8 packing with its column sums (TFCC_BLOCK_HYB_Q8); the warm load takes
  * every block (nothing packed), and a cache made at avx2 is refused at sse4. cache55: the hybrid
  * DEPTHWISE_CONV_2D's q8 row-kernel packing (TFCC_BLOCK_HYB_DW), where the CPU has that kernel
- * (AVX512-VNNI, cap avx512): a cache made there is refused at avx2. */
+ * (AVX512-VNNI, cap avx512): a cache made there is refused at avx2. cache56: the LSTM plans'
+ * blocks (UNIDIRECTIONAL_SEQUENCE_LSTM and LSTM), float32 (TFCC_BLOCK_F32_LSTM, every cap) and
+ * full-integer (TFCC_BLOCK_Q8_LSTM, where the q8-lstm family has a SIMD variant: not at
+ * generic, where the reference kernel runs and nothing is packed); the 16x8 FULLY_CONNECTED's
+ * q16-gemm packing (TFCC_BLOCK_Q16_GEMM, as CONV_2D's) and tiny int8 FULLY_CONNECTED layers'
+ * q8-fc-small packing (TFCC_BLOCK_Q8_FC_SMALL); hybrid models' XNNPACK-order float convolution
+ * packings (TFCC_BLOCK_XNN_CONV; an FC-order 1x1 CONV_2D's panels, TFCC_BLOCK_XNN_FC). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +31,7 @@
 
 #include "format/tflite_reader.h"
 #include "kernels/q8-dwconv/dwconv.h"
+#include "kernels/q8-lstm/lstm.h"
 #include "ops/packed_store.h"
 #include "runtime/internal.h"
 #include "runtime/weights_cache.h"
@@ -194,8 +201,9 @@ static void test_case(const pcase *pc, const char *cap) {
   /* the cache: cold (written, with the block), warm (taken), update (rewritten), load of B */
   const tfcc_q8_dw_kernel *dwk = tfcc_q8_dw_select(rt->isa);
   const bool want_block =
-      pc->dw_rows ? dwk && dwk->row_s
-                  : !pc->wide_only || strcmp(cap, "avx2") == 0 || strcmp(cap, "avx512") == 0;
+      pc->block == TFCC_BLOCK_Q8_LSTM ? tfcc_q8_lstm_select(rt->isa)->isa != TFCC_ISA_GENERIC
+      : pc->dw_rows                   ? dwk && dwk->row_s
+                    : !pc->wide_only || strcmp(cap, "avx2") == 0 || strcmp(cap, "avx512") == 0;
   unlink(cache);
   m = load(rt, pa, cache, pc->qc);
   CHECK(m && same(m, ref_a, na));
@@ -288,7 +296,45 @@ int main(void) {
       {"depthwise_conv_2d_hybrid_pc_3x3_same.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_HYB_DW,
        false, true, true},
       {"depthwise_conv_2d_hybrid_pc_half_steps.tflite", TFCC_QUANT_COMPAT_REFERENCE,
-       TFCC_BLOCK_HYB_DW, false, true, true}};
+       TFCC_BLOCK_HYB_DW, false, true, true},
+      /* cache56: the float LSTM plan (time-major, peephole, projection, clips, odd sizes; CIFG
+       * with 70 cells; the one-step LSTM builtin) */
+      {"unidirectional_sequence_lstm_f32_wide_tm.tflite", TFCC_QUANT_COMPAT_TFLITE,
+       TFCC_BLOCK_F32_LSTM, false, false, false},
+      {"unidirectional_sequence_lstm_f32_wide_cifg.tflite", TFCC_QUANT_COMPAT_TFLITE,
+       TFCC_BLOCK_F32_LSTM, false, false, false},
+      {"lstm_f32_peephole_proj_clip.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_F32_LSTM, false,
+       false, false},
+      /* cache56: the integer LSTM plan (projection, time-major; peephole, projection and clips
+       * of the LSTM builtin; CIFG) */
+      {"unidirectional_sequence_lstm_i8_proj_tm.tflite", TFCC_QUANT_COMPAT_TFLITE,
+       TFCC_BLOCK_Q8_LSTM, false, true, false},
+      {"lstm_i8_peephole_proj_clip.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q8_LSTM, false,
+       true, false},
+      {"lstm_i8_cifg_peephole.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q8_LSTM, false, true,
+       false},
+      /* cache56: the 16x8 FULLY_CONNECTED's q16-gemm packing (3 batches: packed at init) */
+      {"fully_connected_i16_2d.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q16_GEMM, false, true,
+       false},
+      {"fully_connected_i16_bias32.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q16_GEMM, false,
+       true, false},
+      /* cache56: tiny int8 FULLY_CONNECTED layers' q8-fc-small packing (TFLITE mode; REFERENCE
+       * mode without a bias; per-channel) */
+      {"fully_connected_i8_2d.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q8_FC_SMALL, false,
+       true, false},
+      {"fully_connected_i8_no_bias.tflite", TFCC_QUANT_COMPAT_REFERENCE, TFCC_BLOCK_Q8_FC_SMALL,
+       false, true, false},
+      {"fully_connected_i8_per_channel.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q8_FC_SMALL,
+       false, true, false},
+      /* cache56: hybrid models' XNNPACK-order float packings: a CONV_2D's IGEMM filter, a
+       * DEPTHWISE_CONV_2D of one input channel (multiplier 8) packed so (TFCC_BLOCK_XNN_CONV),
+       * and an FC-order 1x1 CONV_2D's panels (TFCC_BLOCK_XNN_FC) */
+      {"hybrid_net_conv_nr2_conv.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_CONV, false,
+       false, false},
+      {"hybrid_net_dw_mult8_conv.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_CONV, false,
+       false, false},
+      {"hybrid_probe_conv1_o12_i12.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_FC, false,
+       false, false}};
   const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) test_case(&cases[c], caps[i]);

@@ -1947,6 +1947,14 @@ static void xnn_fc_case(int B, int K, int U, bool with_bias, float lo, float hi)
       if (wr) k->fc_row(x, K, wr, with_bias ? bias : NULL, U, lo, hi, got);
       CHECKF(wr && memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
              "%s fc_row K=%d U=%d bias=%d", k->name, K, U, (int)with_bias);
+      /* cache56: the same packing into caller memory (the float LSTM plan's cache block), its
+       * size from fc_row_block */
+      const size_t rb_bytes = tfcc_xnn_fc_blocks_bytes(U, K, k->fc_row_block());
+      float *wi = rb_bytes ? malloc(rb_bytes) : NULL;
+      if (wi) tfcc_xnn_fc_pack_blocks_into(w, U, K, k->fc_row_block(), wi);
+      CHECKF(wr && wi && memcmp(wi, wr, rb_bytes) == 0,
+             "%s fc_row_pack into caller memory U=%d K=%d", k->name, U, K);
+      free(wi);
       free(wr);
     }
     /* hybrid5: the threaded driver at 1-4 threads (pieces of batch rows x unit panels) */

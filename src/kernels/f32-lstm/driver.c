@@ -8,6 +8,7 @@
 
 #define CHUNK 32 /* steps whose input products one kernel call computes */
 #define ALIGN16(n) (((n) + (size_t)15) & ~(size_t)15)
+#define ALIGN64(n) (((n) + (size_t)63) & ~(size_t)63)
 #define PANEL_UP(n) (((n) + TFCC_XNN_FC_PANEL - 1) / TFCC_XNN_FC_PANEL * TFCC_XNN_FC_PANEL)
 
 bool tfcc_f32_lstm_supported(const tfcc_lstm_f32_weights *wt, const tfcc_lstm_f32_params *p) {
@@ -23,24 +24,26 @@ static int gate_of(const tfcc_f32_lstm_plan *pl, int j) {
   return order[j + (pl->n_gates == 3 ? 1 : 0)];
 }
 
-/* Packs n_gates blocks of [nc][k] (src[g] per gate, in the stacked order) into rows_pad rows:
- * fc's panels for the input products (several steps a call), fc_row's blocks for the recurrent
- * ones (one step a call). */
-static float *pack_gates(const tfcc_f32_lstm_plan *pl, const float *const src[4], int32_t k,
-                         bool one_row) {
+/* Packs n_gates blocks of [nc][k] (src[g] per gate, in the stacked order) into rows_pad rows at
+ * dst: fc's panels for the input products (several steps a call), fc_row's blocks for the
+ * recurrent ones (one step a call). False when out of memory. */
+static bool pack_gates(const tfcc_f32_lstm_plan *pl, const float *const src[4], int32_t k,
+                       bool one_row, float *dst) {
   const int32_t nc = pl->n_cell;
   float *tmp = calloc((size_t)pl->rows_pad * (size_t)(k > 0 ? k : 1), sizeof(float));
-  if (!tmp) return NULL;
+  if (!tmp) return false;
   for (int j = 0; j < pl->n_gates; j++)
     memcpy(tmp + (size_t)j * nc * k, src[gate_of(pl, j)], sizeof(float) * (size_t)nc * k);
-  float *p =
-      one_row ? pl->xk->fc_row_pack(tmp, pl->rows_pad, k) : tfcc_xnn_fc_pack(tmp, pl->rows_pad, k);
+  if (one_row)
+    tfcc_xnn_fc_pack_blocks_into(tmp, pl->rows_pad, k, pl->xk->fc_row_block(), dst);
+  else
+    tfcc_xnn_fc_pack_into(tmp, pl->rows_pad, k, dst);
   free(tmp);
-  return p;
+  return true;
 }
 
-bool tfcc_f32_lstm_plan_build(tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_lstm_shape *s,
-                              const tfcc_lstm_f32_weights *wt, const tfcc_lstm_f32_params *p) {
+void tfcc_f32_lstm_plan_layout(tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_lstm_shape *s,
+                               const tfcc_lstm_f32_weights *wt, const tfcc_lstm_f32_params *p) {
   memset(pl, 0, sizeof *pl);
   const int32_t ni = s->n_input, nc = s->n_cell, no = s->n_output;
   pl->n_input = ni;
@@ -55,34 +58,70 @@ bool tfcc_f32_lstm_plan_build(tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_l
   pl->out_pad = PANEL_UP(no);
   for (int g = 0; g < 4; g++) pl->peep[g] = g == 2 || (g == 0 && cifg) ? NULL : wt->peep[g];
   pl->xk = tfcc_tflite_f32_select(isa);
-  pl->w = pack_gates(pl, wt->w, ni, false);
-  pl->r = pack_gates(pl, wt->r, no, true);
-  pl->bias = malloc(sizeof(float) * (size_t)(pl->n_gates * nc > 0 ? pl->n_gates * nc : 1));
-  bool ok = pl->w && pl->r && pl->bias;
-  for (int j = 0; ok && j < pl->n_gates; j++)
-    memcpy(pl->bias + (size_t)j * nc, wt->bias[gate_of(pl, j)], sizeof(float) * (size_t)nc);
-  if (ok && wt->proj_w) {
-    pl->has_proj = true;
-    pl->proj_b = wt->proj_b;
+  pl->has_proj = wt->proj_w != NULL;
+  pl->proj_b = pl->has_proj ? wt->proj_b : NULL;
+  const int32_t rb = pl->xk->fc_row_block();
+  const size_t bytes[4] = {tfcc_xnn_fc_packed_bytes(pl->rows_pad, ni),
+                           tfcc_xnn_fc_blocks_bytes(pl->rows_pad, no, rb),
+                           pl->has_proj ? tfcc_xnn_fc_blocks_bytes(pl->out_pad, nc, rb) : 0,
+                           sizeof(float) * (size_t)(pl->n_gates * nc)};
+  size_t total = 0;
+  for (int i = 0; i < 4; i++) {
+    pl->off[i] = total;
+    total += ALIGN64(bytes[i]);
+  }
+  pl->block_bytes = total;
+}
+
+/* The arrays at their offsets in block. */
+static void point_into(tfcc_f32_lstm_plan *pl, const void *block) {
+  const unsigned char *b = block;
+  pl->w = (const float *)(b + pl->off[0]);
+  pl->r = (const float *)(b + pl->off[1]);
+  pl->proj = pl->has_proj ? (const float *)(b + pl->off[2]) : NULL;
+  pl->bias = (const float *)(b + pl->off[3]);
+}
+
+bool tfcc_f32_lstm_plan_pack(tfcc_f32_lstm_plan *pl, const tfcc_lstm_f32_weights *wt, void *block) {
+  const int32_t nc = pl->n_cell, no = pl->n_output;
+  unsigned char *b = block;
+  memset(b, 0, pl->block_bytes); /* the alignment gaps too: the block's bytes are defined */
+  if (!pack_gates(pl, wt->w, pl->n_input, false, (float *)(b + pl->off[0])) ||
+      !pack_gates(pl, wt->r, no, true, (float *)(b + pl->off[1])))
+    return false;
+  float *bias = (float *)(b + pl->off[3]);
+  for (int j = 0; j < pl->n_gates; j++)
+    memcpy(bias + (size_t)j * nc, wt->bias[gate_of(pl, j)], sizeof(float) * (size_t)nc);
+  if (pl->has_proj) {
     float *tmp = calloc((size_t)pl->out_pad * (size_t)(nc > 0 ? nc : 1), sizeof(float));
-    ok = tmp != NULL;
-    if (ok) {
-      memcpy(tmp, wt->proj_w, sizeof(float) * (size_t)no * nc);
-      pl->proj = pl->xk->fc_row_pack(tmp, pl->out_pad, nc);
-      ok = pl->proj != NULL;
-    }
+    if (!tmp) return false;
+    memcpy(tmp, wt->proj_w, sizeof(float) * (size_t)no * nc);
+    tfcc_xnn_fc_pack_blocks_into(tmp, pl->out_pad, nc, pl->xk->fc_row_block(),
+                                 (float *)(b + pl->off[2]));
     free(tmp);
   }
-  if (!ok) tfcc_f32_lstm_plan_free(pl);
-  return ok;
+  point_into(pl, block);
+  return true;
+}
+
+void tfcc_f32_lstm_plan_adopt(tfcc_f32_lstm_plan *pl, const void *block) { point_into(pl, block); }
+
+bool tfcc_f32_lstm_plan_build(tfcc_f32_lstm_plan *pl, tfcc_isa isa, const tfcc_lstm_shape *s,
+                              const tfcc_lstm_f32_weights *wt, const tfcc_lstm_f32_params *p) {
+  tfcc_f32_lstm_plan_layout(pl, isa, s, wt, p);
+  void *m = aligned_alloc(64, pl->block_bytes);
+  if (!m || !tfcc_f32_lstm_plan_pack(pl, wt, m)) {
+    free(m);
+    memset(pl, 0, sizeof *pl);
+    return false;
+  }
+  pl->mem = m;
+  return true;
 }
 
 void tfcc_f32_lstm_plan_free(tfcc_f32_lstm_plan *pl) {
   if (!pl) return;
-  free(pl->w);
-  free(pl->r);
-  free(pl->proj);
-  free(pl->bias);
+  free(pl->mem);
   memset(pl, 0, sizeof *pl);
 }
 

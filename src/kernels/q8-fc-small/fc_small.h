@@ -58,12 +58,14 @@ typedef struct tfcc_q8_fcs_packed {
   bool is_signed; /* int8 (else uint8) activations and output */
   bool fp32;      /* requantize in float (scale); else fixed point (mult, shift) */
   int32_t zp, act_min, act_max;
-  float lo, hi;          /* act_min - zp, act_max - zp (fp32 mode) */
-  int16_t *w;            /* [kpairs][npad][2] */
-  int32_t *bias;         /* [npad] bias + io * sum_k wf */
-  float *scale;          /* [npad] (fp32) */
-  int32_t *mult, *shift; /* [npad] (fixed point) */
-  void *mem;             /* the one 64-byte aligned block behind the arrays */
+  float lo, hi;                /* act_min - zp, act_max - zp (fp32 mode) */
+  const int16_t *w;            /* [kpairs][npad][2] */
+  const int32_t *bias;         /* [npad] bias + io * sum_k wf */
+  const float *scale;          /* [npad] (fp32) */
+  const int32_t *mult, *shift; /* [npad] (fixed point) */
+  /* the one 64-byte aligned block behind the arrays when packed here (freed by packed_free);
+   * NULL when the block is the caller's (pack_into) or adopted (a weights cache's) */
+  void *mem;
 } tfcc_q8_fcs_packed;
 
 /* Why these weights cannot take the small path (NULL: they can): sizes over the limits, a
@@ -76,6 +78,18 @@ const char *tfcc_q8_fcs_refuse(int32_t n, int32_t kdim, const void *src, bool is
 bool tfcc_q8_fcs_pack(const tfcc_q8_fcs_kernel *k, bool is_signed, int32_t n, int32_t kdim,
                       const void *src, const int32_t *bias, const tfcc_conv_requant *r,
                       tfcc_q8_fcs_packed *out);
+/* The same in caller memory (a weights-cache block): the block's size for these shapes (0: none),
+ * which does not depend on the values or the variant; the packing into block (that size,
+ * 64-byte aligned), and the adoption of a block packed so before for the same weights and
+ * requantization (nothing read from src; false where pack would refuse). */
+size_t tfcc_q8_fcs_bytes(int32_t n, int32_t kdim);
+bool tfcc_q8_fcs_pack_into(const tfcc_q8_fcs_kernel *k, bool is_signed, int32_t n, int32_t kdim,
+                           const void *src, const int32_t *bias, const tfcc_conv_requant *r,
+                           void *block, tfcc_q8_fcs_packed *out);
+bool tfcc_q8_fcs_adopt(const tfcc_q8_fcs_kernel *k, bool is_signed, int32_t n, int32_t kdim,
+                       const void *src, const tfcc_conv_requant *r, const void *block,
+                       tfcc_q8_fcs_packed *out);
+/* Frees the block if the packing owns it (mem), and clears it. */
 void tfcc_q8_fcs_packed_free(tfcc_q8_fcs_packed *p);
 
 /* Whether a call with `batches` rows stays within TFCC_Q8_FCS_MAX_MACS. */

@@ -29,6 +29,21 @@ void tfcc_q8_lstm_pack(const int8_t *w, int32_t rows, int32_t cols, int8_t *dst)
     }
 }
 
+/* Rows [r0, r0 + n) of a packed matrix of `cols` columns (tfcc_q8_lstm_pack's layout) from
+ * w [n][cols]; the other rows' bytes are left as they are. */
+static void pack_rows(const int8_t *w, int32_t r0, int32_t n, int32_t cols, int8_t *dst) {
+  const int32_t kp = col_pairs(cols);
+  for (int32_t i = 0; i < n; i++) {
+    const int32_t r = r0 + i;
+    int8_t *d = dst + (size_t)(r / 16) * (size_t)kp * 32 + 2 * (r % 16);
+    const int8_t *src = w + (size_t)i * cols;
+    for (int32_t p = 0; p < kp; p++, d += 32) {
+      d[0] = src[2 * p];
+      d[1] = 2 * p + 1 < cols ? src[2 * p + 1] : 0;
+    }
+  }
+}
+
 /* bias + scalar * rowsum(w), wrapping like the reference's int32 sums. */
 static void row_sums_times(const int8_t *w, int32_t rows, int32_t cols, int32_t scalar,
                            const int32_t *bias, int32_t *out) {
@@ -39,8 +54,8 @@ static void row_sums_times(const int8_t *w, int32_t rows, int32_t cols, int32_t 
   }
 }
 
-bool tfcc_q8_lstm_plan_build(tfcc_q8_lstm_plan *pl, const tfcc_lstm_shape *s,
-                             const tfcc_lstm_q_weights *wt, const tfcc_lstm_q_params *q) {
+void tfcc_q8_lstm_plan_layout(tfcc_q8_lstm_plan *pl, const tfcc_lstm_shape *s,
+                              const tfcc_lstm_q_weights *wt, const tfcc_lstm_q_params *q) {
   memset(pl, 0, sizeof *pl);
   const int32_t ni = s->n_input, nc = s->n_cell, no = s->n_output;
   pl->n_input = ni;
@@ -56,43 +71,68 @@ bool tfcc_q8_lstm_plan_build(tfcc_q8_lstm_plan *pl, const tfcc_lstm_shape *s,
   for (int g = 0; g < 4; g++) pl->peep[g] = g == TFCC_LSTM_GATE_C ? NULL : wt->peep[g];
   if (cifg) pl->peep[TFCC_LSTM_GATE_I] = NULL;
 
-  const size_t wb = ALIGN64(tfcc_q8_lstm_packed_bytes(pl->rows, ni));
-  const size_t rb = ALIGN64(tfcc_q8_lstm_packed_bytes(pl->rows, no));
-  const size_t pb = wt->proj_w ? ALIGN64(tfcc_q8_lstm_packed_bytes(no, nc)) : 0;
-  const size_t bb = ALIGN64((size_t)pl->rows * sizeof(int32_t));
-  const size_t pbb = wt->proj_w ? ALIGN64((size_t)no * sizeof(int32_t)) : 0;
-  uint8_t *m = aligned_alloc(64, wb + rb + pb + 2 * bb + pbb);
-  if (!m) return false;
-  pl->mem = m;
-  pl->w = (int8_t *)m;
-  pl->r = (int8_t *)(m + wb);
-  pl->proj = wt->proj_w ? (int8_t *)(m + wb + rb) : NULL;
-  pl->in_bias = (int32_t *)(m + wb + rb + pb);
-  pl->rec_bias = (int32_t *)(m + wb + rb + pb + bb);
-  pl->proj_bias = wt->proj_w ? (int32_t *)(m + wb + rb + pb + 2 * bb) : NULL;
-
-  /* Stacked [rows, ni] and [rows, no] matrices, packed through one temporary. */
-  const size_t tmp_n = (size_t)pl->rows * (size_t)(ni > no ? ni : no);
-  int8_t *tmp = malloc(tmp_n ? tmp_n : 1);
-  if (!tmp) {
-    tfcc_q8_lstm_plan_free(pl);
-    return false;
+  const bool proj = pl->has_proj = wt->proj_w != NULL;
+  const size_t bytes[6] = {
+      tfcc_q8_lstm_packed_bytes(pl->rows, ni),      tfcc_q8_lstm_packed_bytes(pl->rows, no),
+      proj ? tfcc_q8_lstm_packed_bytes(no, nc) : 0, (size_t)pl->rows * sizeof(int32_t),
+      (size_t)pl->rows * sizeof(int32_t),           proj ? (size_t)no * sizeof(int32_t) : 0};
+  size_t total = 0;
+  for (int i = 0; i < 6; i++) {
+    pl->off[i] = total;
+    total += ALIGN64(bytes[i]);
   }
-  for (int j = 0; j < pl->n_gates; j++)
-    memcpy(tmp + (size_t)j * nc * ni, wt->w[pl->gate[j]], (size_t)nc * ni);
-  tfcc_q8_lstm_pack(tmp, pl->rows, ni, pl->w);
-  for (int j = 0; j < pl->n_gates; j++)
-    memcpy(tmp + (size_t)j * nc * no, wt->r[pl->gate[j]], (size_t)nc * no);
-  tfcc_q8_lstm_pack(tmp, pl->rows, no, pl->r);
-  free(tmp);
-  if (wt->proj_w) tfcc_q8_lstm_pack(wt->proj_w, no, nc, pl->proj);
+  pl->block_bytes = total;
+}
 
+/* The arrays at their offsets in block. */
+static void point_into(tfcc_q8_lstm_plan *pl, const void *block) {
+  const uint8_t *m = block;
+  const bool proj = pl->has_proj;
+  pl->w = (const int8_t *)(m + pl->off[0]);
+  pl->r = (const int8_t *)(m + pl->off[1]);
+  pl->proj = proj ? (const int8_t *)(m + pl->off[2]) : NULL;
+  pl->in_bias = (const int32_t *)(m + pl->off[3]);
+  pl->rec_bias = (const int32_t *)(m + pl->off[4]);
+  pl->proj_bias = proj ? (const int32_t *)(m + pl->off[5]) : NULL;
+}
+
+void tfcc_q8_lstm_plan_pack(tfcc_q8_lstm_plan *pl, const tfcc_lstm_q_weights *wt, void *block) {
+  const int32_t ni = pl->n_input, nc = pl->n_cell, no = pl->n_output;
+  const tfcc_lstm_q_params *q = &pl->q;
+  uint8_t *m = block;
+  memset(m, 0, pl->block_bytes); /* the alignment gaps too: the block's bytes are defined */
+  /* Stacked [rows, ni] and [rows, no] matrices, packed gate block by gate block: the rows of
+   * stacked gate j are the rows j * nc.. of the packing (tfcc_q8_lstm_pack's layout, row by
+   * row, needs no temporary). */
+  int8_t *w = (int8_t *)(m + pl->off[0]), *r = (int8_t *)(m + pl->off[1]);
+  for (int j = 0; j < pl->n_gates; j++) {
+    pack_rows(wt->w[pl->gate[j]], j * nc, nc, ni, w);
+    pack_rows(wt->r[pl->gate[j]], j * nc, nc, no, r);
+  }
+  if (wt->proj_w) tfcc_q8_lstm_pack(wt->proj_w, no, nc, (int8_t *)(m + pl->off[2]));
+  int32_t *in_bias = (int32_t *)(m + pl->off[3]), *rec_bias = (int32_t *)(m + pl->off[4]);
   for (int j = 0; j < pl->n_gates; j++) {
     const int g = pl->gate[j];
-    row_sums_times(wt->w[g], nc, ni, -q->input_zp, wt->bias[g], pl->in_bias + (size_t)j * nc);
-    row_sums_times(wt->r[g], nc, no, -q->output_state_zp, NULL, pl->rec_bias + (size_t)j * nc);
+    row_sums_times(wt->w[g], nc, ni, -q->input_zp, wt->bias[g], in_bias + (size_t)j * nc);
+    row_sums_times(wt->r[g], nc, no, -q->output_state_zp, NULL, rec_bias + (size_t)j * nc);
   }
-  if (wt->proj_w) row_sums_times(wt->proj_w, no, nc, q->hidden_zp, wt->proj_b, pl->proj_bias);
+  if (wt->proj_w)
+    row_sums_times(wt->proj_w, no, nc, q->hidden_zp, wt->proj_b, (int32_t *)(m + pl->off[5]));
+  point_into(pl, block);
+}
+
+void tfcc_q8_lstm_plan_adopt(tfcc_q8_lstm_plan *pl, const void *block) { point_into(pl, block); }
+
+bool tfcc_q8_lstm_plan_build(tfcc_q8_lstm_plan *pl, const tfcc_lstm_shape *s,
+                             const tfcc_lstm_q_weights *wt, const tfcc_lstm_q_params *q) {
+  tfcc_q8_lstm_plan_layout(pl, s, wt, q);
+  void *m = aligned_alloc(64, pl->block_bytes);
+  if (!m) {
+    memset(pl, 0, sizeof *pl);
+    return false;
+  }
+  tfcc_q8_lstm_plan_pack(pl, wt, m);
+  pl->mem = m;
   return true;
 }
 

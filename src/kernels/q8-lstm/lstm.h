@@ -86,20 +86,33 @@ void tfcc_q8_lstm_pack(const int8_t *w, int32_t rows, int32_t cols, int8_t *dst)
 /* Everything the fast path precomputes from the weights (model level, read-only at run). */
 typedef struct tfcc_q8_lstm_plan {
   int32_t n_input, n_cell, n_output;
-  int32_t n_gates;             /* 4, or 3 with CIFG (no input gate) */
-  int32_t gate[4];             /* gate id (TFCC_LSTM_GATE_*) of stacked gate block j */
-  int32_t rows;                /* n_gates * n_cell */
-  int8_t *w, *r, *proj;        /* packed input-to-gates, recurrent-to-gates, projection */
-  int32_t *in_bias, *rec_bias; /* [rows]: bias - input_zp * rowsum(W); -h_zp * rowsum(R) */
-  int32_t *proj_bias;          /* [n_output] or NULL */
-  const int16_t *peep[4];      /* cell-to-gate weights (the model's constants) or NULL */
+  int32_t n_gates;                   /* 4, or 3 with CIFG (no input gate) */
+  int32_t gate[4];                   /* gate id (TFCC_LSTM_GATE_*) of stacked gate block j */
+  int32_t rows;                      /* n_gates * n_cell */
+  const int8_t *w, *r, *proj;        /* packed input-to-gates, recurrent-to-gates, projection */
+  const int32_t *in_bias, *rec_bias; /* [rows]: bias - input_zp * rowsum(W); -h_zp * rowsum(R) */
+  const int32_t *proj_bias;          /* [n_output] or NULL */
+  bool has_proj;
+  const int16_t *peep[4]; /* cell-to-gate weights (the model's constants) or NULL */
   tfcc_lstm_q_params q;
-  void *mem; /* one allocation behind all the arrays */
+  size_t off[6];      /* byte offsets of w, r, proj, in_bias, rec_bias, proj_bias in the block */
+  size_t block_bytes; /* one block behind all the arrays, each 64-byte aligned */
+  void *mem;          /* the block when the plan owns it; NULL when borrowed (adopted) */
 } tfcc_q8_lstm_plan;
 
 /* Builds the plan; false when out of memory. wt holds the model's constant weights. */
 bool tfcc_q8_lstm_plan_build(tfcc_q8_lstm_plan *pl, const tfcc_lstm_shape *s,
                              const tfcc_lstm_q_weights *wt, const tfcc_lstm_q_params *q);
+/* The same in two steps, for a block kept elsewhere (a weights cache): the plan's sizes, gate
+ * order, parameters and the model's arrays it reads in place (pl->block_bytes: the block's size,
+ * which follows from the shapes), no packing; then either the packing and effective biases into
+ * `block` (block_bytes, 64-byte aligned) or the adoption of a block made so before. Either way
+ * the plan borrows the block (plan_free leaves it). */
+void tfcc_q8_lstm_plan_layout(tfcc_q8_lstm_plan *pl, const tfcc_lstm_shape *s,
+                              const tfcc_lstm_q_weights *wt, const tfcc_lstm_q_params *q);
+void tfcc_q8_lstm_plan_pack(tfcc_q8_lstm_plan *pl, const tfcc_lstm_q_weights *wt, void *block);
+void tfcc_q8_lstm_plan_adopt(tfcc_q8_lstm_plan *pl, const void *block);
+/* Frees the block if the plan owns it (mem), and clears the plan. */
 void tfcc_q8_lstm_plan_free(tfcc_q8_lstm_plan *pl);
 
 /* Scratch bytes tfcc_q8_lstm_run needs (64-byte aligned). */

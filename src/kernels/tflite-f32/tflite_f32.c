@@ -17,7 +17,7 @@
         tfcc_xnn_fc_row_pack_##isa, tfcc_xnn_bmm_f32_##isa, tfcc_xnn_gelu_f32_##isa, \
         tfcc_xnn_tanh_f32_##isa, tfcc_tanh_eigen_f32_##isa, tfcc_expf_f32_##isa, \
         tfcc_logistic_eigen_f32_##isa, tfcc_eigen_gemm_f32_##isa, tfcc_xnn_fc_tail_floats_##isa, \
-        tfcc_xnn_fc_tail_pack_##isa \
+        tfcc_xnn_fc_tail_pack_##isa, tfcc_xnn_fc_row_block_##isa \
   }
 #define R(name, fn, isa, lvl) K(isa, lvl)
 static const tfcc_tflite_f32_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(R, , )};
@@ -26,15 +26,34 @@ static const tfcc_tflite_f32_kernel kernels[] = {TFCC_KERNEL_ROWS_SSE4(R, , )};
 
 TFCC_DISPATCH_TABLE_FNS(tfcc_tflite_f32, tfcc_tflite_f32_kernel)
 
-float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int32_t *ocp) {
-  if (out_c <= 0 || kdim <= 0) return NULL;
-  const size_t o4 = ((size_t)out_c + 15) & ~(size_t)15; /* any kernel width */
-  float *wp = calloc((size_t)kdim * o4, sizeof(float));
-  if (!wp) return NULL;
+int32_t tfcc_xnn_conv_ocp(int32_t out_c) { return (out_c + 15) & ~15; /* any kernel width */ }
+
+size_t tfcc_xnn_conv_packed_bytes(int32_t out_c, int32_t kdim) {
+  if (out_c <= 0 || kdim <= 0) return 0;
+  return (size_t)kdim * (size_t)tfcc_xnn_conv_ocp(out_c) * sizeof(float);
+}
+
+void tfcc_xnn_conv_pack_into(const float *w_ohwi, int32_t out_c, int32_t kdim, float *wp) {
+  const size_t o4 = (size_t)tfcc_xnn_conv_ocp(out_c);
+  memset(wp, 0, tfcc_xnn_conv_packed_bytes(out_c, kdim));
   for (int32_t oc = 0; oc < out_c; oc++)
     for (int32_t k = 0; k < kdim; k++)
       wp[(size_t)k * o4 + (size_t)oc] = w_ohwi[(size_t)oc * (size_t)kdim + (size_t)k];
-  *ocp = (int32_t)o4;
+}
+
+void tfcc_xnn_conv_pack_ko_into(const float *w_ko, int32_t out_c, int32_t kdim, float *wp) {
+  const size_t o4 = (size_t)tfcc_xnn_conv_ocp(out_c);
+  memset(wp, 0, tfcc_xnn_conv_packed_bytes(out_c, kdim));
+  for (int32_t k = 0; k < kdim; k++)
+    memcpy(wp + (size_t)k * o4, w_ko + (size_t)k * (size_t)out_c, sizeof(float) * (size_t)out_c);
+}
+
+float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int32_t *ocp) {
+  const size_t bytes = tfcc_xnn_conv_packed_bytes(out_c, kdim);
+  float *wp = bytes ? malloc(bytes) : NULL;
+  if (!wp) return NULL;
+  tfcc_xnn_conv_pack_into(w_ohwi, out_c, kdim, wp);
+  *ocp = tfcc_xnn_conv_ocp(out_c);
   return wp;
 }
 
@@ -54,6 +73,20 @@ static void pack_blocks(const float *w, int32_t units, int32_t accum, size_t P, 
 void tfcc_xnn_fc_pack_into(const float *w, int32_t units, int32_t accum, float *wp) {
   memset(wp, 0, tfcc_xnn_fc_packed_bytes(units, accum));
   pack_blocks(w, units, accum, TFCC_XNN_FC_PANEL, wp);
+}
+
+size_t tfcc_xnn_fc_blocks_bytes(int32_t units, int32_t accum, int32_t block) {
+  if (units <= 0 || accum < 0 || block <= 0) return 0;
+  const size_t B = (size_t)block, up = ((size_t)units + B - 1) / B * B;
+  return (up * (size_t)accum + 1) * sizeof(float);
+}
+
+void tfcc_xnn_fc_pack_blocks_into(const float *w, int32_t units, int32_t accum, int32_t block,
+                                  float *wp) {
+  const size_t bytes = tfcc_xnn_fc_blocks_bytes(units, accum, block);
+  if (!bytes) return;
+  memset(wp, 0, bytes);
+  pack_blocks(w, units, accum, (size_t)block, wp);
 }
 
 float *tfcc_xnn_fc_pack_blocks(const float *w, int32_t units, int32_t accum, int32_t block) {

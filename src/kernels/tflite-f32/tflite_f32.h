@@ -34,6 +34,14 @@ typedef void (*tfcc_f32_unary_fn)(const float *x, float *y, size_t n);
  * sum); clamp to [lo, hi]. Weights packed once: [K][ocp] (k = (ky * fw + kx) * in_c + c,
  * ocp = out_c rounded up to 16, zero past out_c). */
 float *tfcc_xnn_conv_pack(const float *w_ohwi, int32_t out_c, int32_t kdim, int32_t *ocp);
+/* The same packing into caller memory (a weights-cache block): its ocp and size in bytes (0:
+ * out_c or kdim <= 0), the fill of all of it from [out_c][kdim], and from a filter laid out
+ * [kdim][out_c] (a depthwise filter [1][fh][fw][out_c] of one input channel, whose taps are
+ * the convolution's k). */
+int32_t tfcc_xnn_conv_ocp(int32_t out_c);
+size_t tfcc_xnn_conv_packed_bytes(int32_t out_c, int32_t kdim);
+void tfcc_xnn_conv_pack_into(const float *w_ohwi, int32_t out_c, int32_t kdim, float *wp);
+void tfcc_xnn_conv_pack_ko_into(const float *w_ko, int32_t out_c, int32_t kdim, float *wp);
 /* Output rows [r0, r1) of the batch-flattened output (row = b * out_h + oy). */
 typedef void (*tfcc_xnn_conv_rows_fn)(const tfcc_conv_geom *g, const float *in, const float *wp,
                                       int32_t ocp, const float *bias, float lo, float hi,
@@ -170,6 +178,14 @@ typedef float *(*tfcc_xnn_fc_row_pack_fn)(const float *w, int32_t units, int32_t
 /* w [units][accum] packed in blocks of `block` units (the variants' fc_row_pack); NULL when out
  * of memory or units <= 0. */
 float *tfcc_xnn_fc_pack_blocks(const float *w, int32_t units, int32_t accum, int32_t block);
+/* The same packing into caller memory (a weights-cache block): its size in bytes (0: units <= 0,
+ * accum < 0 or block <= 0; one float more than the blocks, as tfcc_xnn_fc_packed_bytes, which
+ * it equals for block TFCC_XNN_FC_PANEL), and the fill of all of it. */
+size_t tfcc_xnn_fc_blocks_bytes(int32_t units, int32_t accum, int32_t block);
+void tfcc_xnn_fc_pack_blocks_into(const float *w, int32_t units, int32_t accum, int32_t block,
+                                  float *wp);
+/* Units per block of the variant's fc_row_pack (its packing is tfcc_xnn_fc_pack_blocks with it). */
+typedef int32_t (*tfcc_xnn_fc_row_block_fn)(void);
 
 /* BATCH_MATMUL (float32, tfcc_bmm_f32_xnn's order: each output 0 + lhs * rhs for k in order,
  * products and sums rounded apart), vectorised over output columns: one matrix product, M rows of
@@ -228,6 +244,8 @@ typedef struct tfcc_tflite_f32_kernel {
   /* fc's narrow last block packed once: size, fill */
   tfcc_xnn_fc_tail_floats_fn fc_tail_floats;
   tfcc_xnn_fc_tail_pack_fn fc_tail_pack;
+  /* fc_row_pack's units per block: its packing's size and fill without a call to it */
+  tfcc_xnn_fc_row_block_fn fc_row_block;
 } tfcc_tflite_f32_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_tflite_f32, tfcc_tflite_f32_kernel);
@@ -276,6 +294,7 @@ void tfcc_xnn_sigmoid_run(struct tfcc_threadpool *pool, const tfcc_tflite_f32_ke
                                  const float *bias, int32_t units, float lo, float hi, \
                                  float *out); \
   float *tfcc_xnn_fc_row_pack_##isa(const float *w, int32_t units, int32_t accum); \
+  int32_t tfcc_xnn_fc_row_block_##isa(void); \
   void tfcc_xnn_bmm_f32_##isa(const float *a, size_t as, size_t ap, const float *r, size_t rs, \
                               int32_t M, int32_t K, int32_t N, float *y, size_t ys); \
   void tfcc_xnn_gelu_f32_##isa(const float *x, float *y, size_t n, const tfcc_gelu_rational *c); \

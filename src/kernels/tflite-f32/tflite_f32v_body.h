@@ -366,6 +366,7 @@ void XV_FN(tfcc_xnn_fc_f32)(const float *x, int32_t batches, int32_t accum, cons
 float *XV_FN(tfcc_xnn_fc_row_pack)(const float *w, int32_t units, int32_t accum) {
   return tfcc_xnn_fc_pack(w, units, accum);
 }
+int32_t XV_FN(tfcc_xnn_fc_row_block)(void) { return TFCC_XNN_FC_PANEL; }
 
 void XV_FN(tfcc_xnn_fc_row_f32)(const float *x, int32_t accum, const float *wp, const float *bias,
                                 int32_t units, float lo, float hi, float *out) {
@@ -376,6 +377,7 @@ void XV_FN(tfcc_xnn_fc_row_f32)(const float *x, int32_t accum, const float *wp, 
 float *XV_FN(tfcc_xnn_fc_row_pack)(const float *w, int32_t units, int32_t accum) {
   return tfcc_xnn_fc_pack_blocks(w, units, accum, XV_ROW);
 }
+int32_t XV_FN(tfcc_xnn_fc_row_block)(void) { return XV_ROW; }
 
 /* nv of the block's vectors (the last block: only those holding units) */
 static inline __attribute__((always_inline)) void XV_FN(xv_fc_row_block)(
