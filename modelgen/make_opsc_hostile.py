@@ -16,6 +16,7 @@ import seq_cases  # noqa: E402
 from casekit import OMIT, T, single  # noqa: E402
 
 F32, I32 = S.FLOAT32, S.INT32
+EMPTY_2P93 = [0, (1 << 31) - 1, (1 << 31) - 1, (1 << 31) - 1]
 
 
 def composite(index):
@@ -540,6 +541,22 @@ MODELS = [
     ("expand_dims_u8_zero_point", lambda: one("EXPAND_DIMS", [T(S.UINT8, [2, 3], q=(0.5, 128)), T(I32, [], const=[0])],
                                               [T(S.UINT8, [1, 2, 3], q=(0.5, 120))]),
      "(scale 0.5, zero point 120) differs from the input's (scale 0.5, zero point 128); TFLite requires them equal"),
+    # fuzz56: empty tensors whose nonzero dimensions multiply past int64 ([0, 2^31 - 1, 2^31 - 1,
+    # 2^31 - 1]: 0 elements, 2^93 after the 0) overflowed int64 in ADD's broadcast walk, CUMSUM's
+    # inner extent and the 16x8 FULLY_CONNECTED's batch count at load; a shape's nonzero
+    # dimensions may multiply to 2^56 at most (TFCC_SHAPE_SPAN_MAX), in the file (the reader) ...
+    ("add_empty_2p93", lambda: shape_only("ADD", [T(F32, EMPTY_2P93), T(F32, EMPTY_2P93)], [T(F32, EMPTY_2P93)]),
+     "shape [0,2147483647,2147483647,2147483647] has too many elements"),
+    ("fc_i16_empty_2p93", lambda: shape_only(
+        "FULLY_CONNECTED", [T(S.INT16, EMPTY_2P93[:3] + [16], q=(0.01, 0)),
+                            T(S.INT8, [4, 16], q=(0.02, 0), const=[1, -2, 3, -4] * 16),
+                            T(S.INT64, [4], q=(0.0002, 0), const=[5] * 4)],
+        [T(S.INT16, [0, 4], q=(0.05, 0))]),
+     "shape [0,2147483647,2147483647,16] has too many elements"),
+    # ... and as an operator's output (here BROADCAST_TO's, from its shape operand)
+    ("broadcast_to_empty_2p93", lambda: one("BROADCAST_TO", [T(F32, [1]), T(I32, [4], const=EMPTY_2P93)],
+                                            [T(F32, [0])]),
+     "shape [0,2147483647,2147483647,2147483647] is too large"),
 ]
 
 

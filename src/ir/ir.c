@@ -86,13 +86,18 @@ void tfcc_graph_free(tfcc_graph *g) {
 }
 
 int64_t tfcc_shape_elements(int32_t rank, const int32_t *dims) {
-  int64_t n = 1;
+  int64_t nonzero = 1; /* the product of the nonzero dimensions, at most TFCC_SHAPE_SPAN_MAX */
+  bool empty = false;
   for (int32_t i = 0; i < rank; i++) {
     if (dims[i] < 0) return -1;
-    if (dims[i] && n > INT64_MAX / dims[i]) return -1;
-    n *= dims[i];
+    if (dims[i] == 0) {
+      empty = true;
+      continue;
+    }
+    if (nonzero > TFCC_SHAPE_SPAN_MAX / dims[i]) return -1;
+    nonzero *= dims[i];
   }
-  return n;
+  return empty ? 0 : nonzero;
 }
 
 const char *tfcc_shape_str(int32_t rank, const int32_t *dims, char *buf, size_t len) {

@@ -139,7 +139,16 @@ void *tfcc_graph_alloc(tfcc_graph *g, size_t bytes, size_t align);
 char *tfcc_graph_strdup(tfcc_graph *g, const char *s, size_t len);
 void tfcc_graph_free(tfcc_graph *g);
 
-/* Number of elements of a shape (1 for rank 0); -1 on overflow or a negative dim. */
+/* The most a shape's nonzero dimensions may multiply to (2^56), empty shapes included: every
+ * tensor the reader takes and every shape a session gives a tensor (tfcc_tensor_update_bytes:
+ * resized inputs, operators' outputs) is held to it, so that operators may multiply any of a
+ * tensor's dimensions, and that times an element size, in int64 without overflow. An empty
+ * tensor of [0, 2^31 - 1, 2^31 - 1, 2^31 - 1] passed the element count (0) and overflowed
+ * int64 in the operators that take the product of the dimensions after the 0 (fuzz56: ADD's
+ * broadcast walk, CUMSUM's inner extent, the 16x8 FULLY_CONNECTED's batch count at load). */
+#define TFCC_SHAPE_SPAN_MAX (INT64_C(1) << 56)
+/* Number of elements of a shape (1 for rank 0); -1 for a negative dim or nonzero dimensions
+ * whose product passes TFCC_SHAPE_SPAN_MAX. */
 int64_t tfcc_shape_elements(int32_t rank, const int32_t *dims);
 /* "[1,224,224,3]" into buf. Returns buf. */
 const char *tfcc_shape_str(int32_t rank, const int32_t *dims, char *buf, size_t len);

@@ -44,7 +44,10 @@
  * class in BATCH_MATMUL, GATHER, LSH_PROJECTION, MATRIX_DIAG, REVERSE_SEQUENCE's empty batch axis,
  * ONE_HOT, the int16x8 depthwise driver and the TRANSPOSE_CONV reference scatters, and from a
  * stage-5-like run a STABLEHLO_REDUCE_WINDOW of 8.4 M taps mostly past its input (3.5 s under
- * ASan; its reference walk now takes rows).
+ * ASan; its reference walk now takes rows); stop 56: empty tensors such as [0, 2^31 - 1, 2^31 - 1,
+ * 2^31 - 1], whose 0 elements hid nonzero dimensions multiplying to 2^93, overflowed int64 in
+ * ADD's broadcast walk, CUMSUM and the 16x8 FULLY_CONNECTED's init (every shape's nonzero
+ * dimensions now at most 2^56, TFCC_SHAPE_SPAN_MAX).
  * Stage 5 runs a fixed count of inputs from a seed taken from the commit
  * (scripts/test.sh), so CI's finds can be reproduced. Run by hand:
  *   build-asan/tests/fuzz/fuzz_model_run -max_total_time=300 -timeout=20 -rss_limit_mb=3072 \

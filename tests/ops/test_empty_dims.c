@@ -7,7 +7,18 @@
  *   wide:  dimension d is 0, every other one large (their product about 2^40 or 2^31 - 1: an
  *          operator that walks the rows of an empty tensor one by one walks that many);
  *   one:   dimension d is 0, one other dimension e large (2^30), the rest as stored (channel
- *          counts that must match a constant filter keep matching).
+ *          counts that must match a constant filter keep matching);
+ *   huge:  dimension d is 0, every other one 2^31 - 1 (rank 3 and more): the nonzero
+ *          dimensions pass 2^56 (TFCC_SHAPE_SPAN_MAX) and the resize must be refused, naming
+ *          why (stop 56: such shapes overflowed int64 in operators that multiply the
+ *          dimensions after the 0);
+ * and non-empty odd shapes in the same walk:
+ *   odd:   dimension d is 1, 7 or 65 (where the stored one differs), the rest as stored; the
+ *          resized inputs are filled with their stored values, repeated. A run that succeeds
+ *          runs twice, its static outputs pre-filled with 0xA5 then 0x5A bytes: every output
+ *          element must be written (no element still all 0xA5 then all 0x5A), and nothing written
+ *          past an output (64 guard bytes after each). Tails, remainders and partial tiles of
+ *          the vector kernels at sizes their tests did not pick.
  * Each resize may be refused (it must then name why). A resize that succeeds must run, or fail
  * naming why; no crash and no sanitizer report (the ASan + UBSan build runs this too), and a
  * bounded work: each variant (resize and run) must take under SLOW_S seconds of process CPU time
@@ -21,6 +32,7 @@
  * rewritten with that input shape, run by the tflite-ref oracle); each must match.
  *
  * env TFCC_EMPTY_DIMS_FILTER=substr runs only the cases whose name contains substr;
+ * TFCC_EMPTY_DIMS_KINDS=empty or =odd runs only those variants (default: both);
  * TFCC_EMPTY_DIMS_DUMP=path writes every small variant that ran ("case input dim shapes..."),
  * the list make_empty_dims_ref.py samples from; TFCC_EMPTY_DIMS_SKIP=",a,b," skips the cases named
  * a and b (to list every case over the bound in one session: the first one ends the test). */
@@ -130,13 +142,14 @@ typedef struct case_io {
 } case_io;
 
 typedef struct tally {
-  long variants, refused, ran, run_failed, shape_checked;
+  long variants, refused, ran, run_failed, shape_checked, odd_ran;
   double slowest; /* CPU seconds of the slowest variant */
   char slowest_what[512];
 } tally;
 
 static FILE *g_dump;
-static _Alignas(64) uint8_t g_empty[64]; /* the bytes of an empty input */
+static bool g_empty_kinds = true, g_odd = true; /* TFCC_EMPTY_DIMS_KINDS */
+static _Alignas(64) uint8_t g_empty[64];        /* the bytes of an empty input */
 
 static bool same_shape(const case_io *io, int a, int b) {
   if (io->rank[a] != io->rank[b]) return false;
@@ -146,7 +159,8 @@ static bool same_shape(const case_io *io, int a, int b) {
 }
 
 /* Large value for the other dimensions of a rank-r "wide" variant: their product about 2^40
- * (2^31 - 1 for rank 2), under the 2^48 the loader takes for a tensor's nonzero dimensions. */
+ * (2^31 - 1 for rank 2), under the 2^56 a tensor's nonzero dimensions may reach
+ * (TFCC_SHAPE_SPAN_MAX). */
 static int32_t wide_value(int32_t r) {
   switch (r) {
     case 2: return INT32_MAX;
@@ -158,9 +172,66 @@ static int32_t wide_value(int32_t r) {
   }
 }
 
-/* Runs one variant: input `in` (and the inputs shaped as it) get shape nd. */
+enum { GUARD = 64 };
+static const uint8_t FILL_A = 0xA5, FILL_B = 0x5A;
+
+/* The resized input j of an odd variant: `bytes` of its stored values repeated. */
+static void *odd_input(const case_io *io, int j, size_t bytes) {
+  uint8_t *p = malloc(bytes ? bytes : 1);
+  if (!p) return NULL;
+  const uint8_t *src = io->ins[j].data;
+  const size_t n = io->ins[j].bytes;
+  for (size_t i = 0; i < bytes; i++) p[i] = n ? src[i % n] : (uint8_t)i;
+  return p;
+}
+
+/* Odd variants: runs again with the static outputs pre-filled with FILL_B (the first run had
+ * FILL_A): an element all FILL_A then all FILL_B was never written; the guard bytes after each
+ * output keep their fill. */
+static void check_written(tfcc_session *s, const void *const *ins, void **outs,
+                          const size_t *out_bytes, int n_out) {
+  uint8_t *first[MAX_IO] = {0};
+  for (int o = 0; o < n_out; o++) {
+    if (!outs[o]) continue;
+    for (size_t i = 0; i < GUARD; i++)
+      CHECKF(((uint8_t *)outs[o])[out_bytes[o] + i] == FILL_A,
+             "%s: output %d: byte %zu past its %zu bytes written", g_current, o, i, out_bytes[o]);
+    first[o] = malloc(out_bytes[o] + 1);
+    if (first[o]) memcpy(first[o], outs[o], out_bytes[o]);
+    memset(outs[o], FILL_B, out_bytes[o] + GUARD);
+  }
+  arm(true);
+  const tfcc_status st = tfcc_session_run(s, ins, outs);
+  arm(false);
+  CHECKF(st == TFCC_OK, "%s: the second run failed: %s", g_current, tfcc_session_last_error(s));
+  for (int o = 0; st == TFCC_OK && o < n_out; o++) {
+    if (!outs[o] || !first[o]) continue;
+    tfcc_tensor_info info;
+    if (tfcc_session_output_info(s, o, &info) != TFCC_OK) continue;
+    size_t esz = tfcc_dtype_size(info.dtype);
+    if (esz == 0 || out_bytes[o] % esz) esz = 1;
+    const uint8_t *b = outs[o];
+    size_t unwritten = 0, at = 0;
+    for (size_t e = 0; e < out_bytes[o]; e += esz) {
+      bool a_all = true, b_all = true;
+      for (size_t i = 0; i < esz; i++)
+        a_all = a_all && first[o][e + i] == FILL_A, b_all = b_all && b[e + i] == FILL_B;
+      if (a_all && b_all && !unwritten++) at = e / esz;
+    }
+    CHECKF(unwritten == 0, "%s: output %d: %zu of %zu elements not written (first: %zu)", g_current,
+           o, unwritten, out_bytes[o] / esz, at);
+    for (size_t i = 0; i < GUARD; i++)
+      CHECKF(b[out_bytes[o] + i] == FILL_B, "%s: output %d: byte %zu past its %zu bytes written",
+             g_current, o, i, out_bytes[o]);
+  }
+  for (int o = 0; o < n_out; o++) free(first[o]);
+}
+
+/* Runs one variant: input `in` (and the inputs shaped as it) get shape nd; odd: a non-empty
+ * shape (the resized inputs filled with their stored values). */
 static void run_variant_body(tfcc_session *s, const char *name, const case_io *io, int in,
                              const int32_t *nd, const char *kind, int dim, tally *t) {
+  const bool odd = !strcmp(kind, "odd");
   int idx[MAX_IO], count = 0;
   int32_t ranks[MAX_IO];
   const int32_t *dims[MAX_IO];
@@ -170,11 +241,21 @@ static void run_variant_body(tfcc_session *s, const char *name, const case_io *i
       ranks[count] = io->rank[in];
       dims[count++] = nd;
     }
+  char label[32];
+  snprintf(label, sizeof label, odd ? "%s %d" : "%s", kind, odd ? (int)nd[dim] : 0);
   snprintf(g_current, sizeof g_current, "%s input %d dim %d (%s: %d of %d inputs)", name, in, dim,
-           kind, count, io->n_in);
+           label, count, io->n_in);
   t->variants++;
   arm(true);
   tfcc_status st = tfcc_session_resize_inputs(s, count, idx, ranks, dims);
+  if (!strcmp(kind, "huge")) {
+    arm(false);
+    CHECKF(st != TFCC_OK, "%s: resize to nonzero dimensions past 2^56 accepted", g_current);
+    const char *why = tfcc_session_last_error(s);
+    CHECKF(st == TFCC_OK || (why && *why), "%s: resize refused without a message", g_current);
+    if (st != TFCC_OK) t->refused++;
+    return;
+  }
   if (st != TFCC_OK) {
     arm(false);
     const char *why = tfcc_session_last_error(s);
@@ -184,7 +265,9 @@ static void run_variant_body(tfcc_session *s, const char *name, const case_io *i
     return;
   }
   const void *ins[MAX_IO];
+  void *owned[MAX_IO] = {0}; /* odd variants' resized inputs */
   void *outs[MAX_IO] = {0};
+  size_t obytes[MAX_IO] = {0};
   bool ok = true;
   for (int j = 0; j < io->n_in; j++) {
     tfcc_tensor_info info;
@@ -192,10 +275,14 @@ static void run_variant_body(tfcc_session *s, const char *name, const case_io *i
     if (!ok) break;
     const bool resized = j == in || same_shape(io, j, in);
     ins[j] = resized ? (const void *)g_empty : io->ins[j].data;
-    if (resized)
+    if (resized && odd) {
+      ok = info.bytes <= MEMORY_LIMIT && (owned[j] = odd_input(io, j, info.bytes)) != NULL;
+      ins[j] = owned[j];
+    } else if (resized) {
       CHECKF(info.bytes == 0, "%s: resized input %d has %zu bytes", g_current, j, info.bytes);
-    else
+    } else {
       ok = info.bytes == io->ins[j].bytes;
+    }
   }
   size_t out_bytes = 0;
   const int n_out = tfcc_session_output_count(s);
@@ -205,7 +292,8 @@ static void run_variant_body(tfcc_session *s, const char *name, const case_io *i
     ok = tfcc_session_output_info(s, o, &info) == TFCC_OK;
     out_bytes += info.bytes;
     ok = ok && out_bytes <= MEMORY_LIMIT;
-    if (ok) ok = (outs[o] = malloc(info.bytes + 64)) != NULL;
+    if (ok) ok = (outs[o] = malloc(info.bytes + GUARD)) != NULL;
+    if (ok) obytes[o] = info.bytes, memset(outs[o], FILL_A, info.bytes + GUARD);
   }
   if (ok) {
     st = tfcc_session_run(s, ins, (void *const *)outs);
@@ -214,7 +302,10 @@ static void run_variant_body(tfcc_session *s, const char *name, const case_io *i
       t->ran++;
       char shapes[256];
       dump_shapes(s, shapes, sizeof shapes);
-      if (!strcmp(kind, "small")) {
+      if (odd) {
+        t->odd_ran++;
+        check_written(s, ins, outs, obytes, n_out < MAX_IO ? n_out : MAX_IO);
+      } else if (!strcmp(kind, "small")) {
         if (g_dump) {
           fprintf(g_dump, "%s %d %d %s\n", name, in, dim, shapes);
           fflush(g_dump);
@@ -237,6 +328,7 @@ static void run_variant_body(tfcc_session *s, const char *name, const case_io *i
   }
   arm(false);
   for (int o = 0; o < MAX_IO; o++) free(outs[o]);
+  for (int j = 0; j < MAX_IO; j++) free(owned[j]);
 }
 
 static void run_variant(tfcc_session *s, const char *name, const case_io *io, int in,
@@ -286,12 +378,24 @@ static void run_case(tfcc_runtime *rt, const char *dir, const char *name, int n_
     if (!first || r == 0) continue;
     for (int d = 0; d < r; d++) {
       int32_t nd[TFCC_MAX_DIMS];
+      static const int32_t odd_sizes[] = {1, 7, 65};
+      for (int v = 0; g_odd && v < 3; v++) {
+        if (io.dims[i][d] == odd_sizes[v]) continue;
+        memcpy(nd, io.dims[i], sizeof nd);
+        nd[d] = odd_sizes[v];
+        run_variant(s, name, &io, i, nd, "odd", d, t);
+      }
+      if (!g_empty_kinds) continue;
       memcpy(nd, io.dims[i], sizeof nd);
       nd[d] = 0;
       run_variant(s, name, &io, i, nd, "small", d, t);
       if (r < 2) continue;
       for (int e = 0; e < r; e++) nd[e] = e == d ? 0 : wide_value(r);
       run_variant(s, name, &io, i, nd, "wide", d, t);
+      if (r >= 3) {
+        for (int e = 0; e < r; e++) nd[e] = e == d ? 0 : INT32_MAX;
+        run_variant(s, name, &io, i, nd, "huge", d, t);
+      }
       for (int e = 0; e < r; e++) {
         if (e == d) continue;
         memcpy(nd, io.dims[i], sizeof nd);
@@ -323,6 +427,9 @@ int main(void) {
   const char *filter = getenv("TFCC_EMPTY_DIMS_FILTER");
   const char *dump = getenv("TFCC_EMPTY_DIMS_DUMP");
   const char *skip = getenv("TFCC_EMPTY_DIMS_SKIP");
+  const char *kinds = getenv("TFCC_EMPTY_DIMS_KINDS");
+  if (kinds && !strcmp(kinds, "empty")) g_odd = false;
+  if (kinds && !strcmp(kinds, "odd")) g_empty_kinds = false;
   if (dump && *dump) g_dump = fopen(dump, "w");
   signal(SIGPROF, on_cpu_limit);
 
@@ -351,15 +458,15 @@ int main(void) {
   if (g_dump) fclose(g_dump);
   if (rt) tfcc_runtime_destroy(rt);
   for (int e = 0; e < g_n_expect; e++)
-    CHECKF(g_expect[e].seen || (filter && *filter),
+    CHECKF(g_expect[e].seen || (filter && *filter) || !g_empty_kinds,
            "%s input %d dim %d: listed with TFLite's "
            "shapes %s but did not run",
            g_expect[e].name, g_expect[e].input, g_expect[e].dim, g_expect[e].shapes);
   free(g_expect);
   printf(
-      "%d cases: %ld variants, %ld refused at resize, %ld ran, %ld failed naming why, %ld "
-      "output shapes checked against TFLite's\n",
-      cases, t.variants, t.refused, t.ran, t.run_failed, t.shape_checked);
+      "%d cases: %ld variants, %ld refused at resize, %ld ran (%ld odd ones twice, every output "
+      "element written), %ld failed naming why, %ld output shapes checked against TFLite's\n",
+      cases, t.variants, t.refused, t.ran, t.odd_ran, t.run_failed, t.shape_checked);
   printf("slowest: %s, %.3f s CPU\n", t.slowest_what, t.slowest);
   return tfcc_test_finish("empty_dims");
 }
