@@ -1,21 +1,18 @@
-#!/ bin / sh
-#Cross - compiles the core library and the f32 / q8 / \
-             q16 kernel tests(GEMM, depthwise, elementwise) for aarch64(NEON kernels included)
-#with gcc - aarch64 - linux - gnu; runs the tests under qemu - aarch64 when it is installed.
-#apt - get install gcc - aarch64 - linux - gnu libc6 - dev - arm64 - cross[qemu - user]
-set - eu cd "$(dirname " $0 ")/.." CC = ${CC : -aarch64 - linux - gnu - gcc} OUT =
-${OUT : - / tmp / tfcc - aarch64} command - v "$CC" > / dev / null || {
-  echo "SKIP: $CC not installed";
-  exit 77;
-}
+#!/bin/sh
+# Cross-compiles the core library and the f32 / q8 / q16 kernel tests (GEMM, depthwise, elementwise) for aarch64 (NEON kernels included)
+# with gcc-aarch64-linux-gnu; runs the tests under qemu-aarch64 when it is installed.
+#   apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross [qemu-user]
+set -eu
+cd "$(dirname "$0")/.."
+CC=${CC:-aarch64-linux-gnu-gcc}
+OUT=${OUT:-/tmp/tfcc-aarch64}
+command -v "$CC" >/dev/null || { echo "SKIP: $CC not installed"; exit 77; }
 mkdir -p "$OUT"
 FLAGS="-std=c11 -O3 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -D_GNU_SOURCE -Iinclude -Isrc"
-#the library's sources for aarch64 (x86 variants and the OpenSSL module left out), compiled
-#in parallel
-for f in $(find src -name '*.c' | sort);
-do
-case "$f" in * -avx512.c | *-avx2.c | *-sse4.c | *-avx512vnni.c | *-avxvnni.c | *-avx512bf16.c |
-    *-amxbf16.c | *-amxint8.c | *-shani.c | *-wasmsimd.c | src / crypto/*|src/cuda/*) continue ;; esac
+# the library's sources for aarch64 (x86 variants and the OpenSSL module left out), compiled
+# in parallel
+for f in $(find src -name '*.c' | sort); do
+  case "$f" in *-avx512.c|*-avx2.c|*-sse4.c|*-avx512vnni.c|*-avxvnni.c|*-avx512bf16.c|*-amxbf16.c|*-amxint8.c|*-shani.c|*-wasmsimd.c|src/crypto/*|src/cuda/*) continue ;; esac
   echo "$f"
 done >"$OUT/sources"
 export CC FLAGS OUT

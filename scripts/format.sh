@@ -5,6 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cf=$(bash scripts/format-files.sh --binary)
 if [ $# -gt 0 ]; then
+  # C sources only: clang-format rewrites any file it is given (a shell script passed here once
+  # came back as broken shell)
+  for f in "$@"; do
+    case "$f" in
+      *.c | *.h) ;;
+      *) echo "format.sh: $f is not a C source (.c / .h); nothing formatted" >&2; exit 2 ;;
+    esac
+  done
   "$cf" -i --style=file "$@"
   "$cf" -i --style=file "$@" # twice: clang-format 14 settles some constructs on its second pass
 else
