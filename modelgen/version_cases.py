@@ -136,6 +136,17 @@ def zero_scale_cases(add):
     add(Case(name, {"x": x, "c": c, "cq": T(I16, [1, 4, 2], q=x.q), "y": T(I16, [1, 4, 5], q=x.q)},
              [("QUANTIZE", ["c"], ["cq"], {}), ("CONCATENATION", ["cq", "x"], ["y"], {"axis": 2})],
              ["x"], ["y"]))
+    # the product of such a constant (MUL: multiplier 0) gets a denormal scale (2^-141, as
+    # AmbiqAI's nnse / nnsp LSTM `sequential/lstm/lstm_cell/mul`), read by an int16 ADD whose
+    # input multiplier QuantizeMultiplier flushes to 0 (tfcc refused the files at load)
+    name = "mul_add_i16_zero_scale_const_denormal"
+    x = qact(I16, [1, 12], -1.0, 1.0)
+    y = qact(I16, [1, 12], -0.98, 0.98)
+    c = T(I16, [1, 12], q={"scale": [0.0], "zero_point": [0]}, const=[0] * 12)
+    add(Case(name, {"x": x, "y": y, "c": c, "m": T(I16, [1, 12], q={"scale": [2.0 ** -141], "zero_point": [0]}),
+                    "o": qact(I16, [1, 12], -1.3, 1.3)},
+             [("MUL", ["x", "c"], ["m"], {}), ("ADD", ["m", "y"], ["o"], {"pot_scale_int16": False})],
+             ["x", "y"], ["o"]))
 
 
 def dtype_cases(add):

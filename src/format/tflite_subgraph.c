@@ -1,4 +1,5 @@
 /* TFLite loader: one subgraph (tensors, inputs/outputs, operators, name) and its dataflow. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,27 +226,62 @@ static int64_t const_elem(tfcc_dtype t, const void *d, size_t i) {
  * TFLite's quantizer writes for an all-zero constant: allowed where TFLite's kernels give it its
  * meaning without dividing by it, on a dense int8 / uint8 / int16 / int32 constant whose values
  * are all its zero point, read only as input 0 of QUANTIZE (multiplier 0: the output's zero
- * point) and no output of the subgraph. Anything else is refused as
- * read_quant refuses every other zero scale. */
+ * point) or as an input of MUL (mul.cc: multiplier s1 * s2 / so = 0, every output its zero
+ * point), and no output of the subgraph.
+ * A positive denormal per-tensor scale (read_quant lets it through on an activation only) is
+ * what the quantizer writes for such a MUL's product (AmbiqAI's nnse / nnsp LSTM: zeros x
+ * sigmoid, 3.6e-43): allowed on the output of a MUL that reads a zero-scale constant (its
+ * multiplier is 0 whatever the output scale, no division by it) read only by ADD (add.cc: the
+ * input multiplier s / (2 * max(s1, s2)) is one QuantizeMultiplier flushes to 0 below 2^-31)
+ * and no input or output of the subgraph. Anything else is refused as read_quant refuses
+ * every other zero or denormal scale, naming why. */
 static bool zero_scale(const tfcc_ir_subgraph *sg, int32_t ti) {
   return ti >= 0 && ti < sg->n_tensors && sg->tensors[ti].quant.count == 1 &&
          sg->tensors[ti].quant.scale[0] == 0.f;
 }
 
+static bool denormal_scale(const tfcc_ir_subgraph *sg, int32_t ti) {
+  return ti >= 0 && ti < sg->n_tensors && sg->tensors[ti].quant.count == 1 &&
+         sg->tensors[ti].quant.scale[0] > 0.f &&
+         fpclassify(sg->tensors[ti].quant.scale[0]) == FP_SUBNORMAL;
+}
+
 static tfcc_status zero_scale_err(tfl_ctx *c, int32_t si, const tfcc_ir_subgraph *sg, int32_t ti,
                                   const char *why) {
-  tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
-               "tensor %d (%s): quantization scale 0 is 0 (zero); scales must be finite, "
-               "positive and normal (a scale of 0 is allowed on an all-zero-point constant "
-               "read only by QUANTIZE; this one is %s)",
-               (int)ti, sg->tensors[ti].name, why);
+  const float s = sg->tensors[ti].quant.scale[0];
+  if (s == 0.f)
+    tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
+                 "tensor %d (%s): quantization scale 0 is 0 (zero); scales must be finite, "
+                 "positive and normal (a scale of 0 is allowed on an all-zero-point constant "
+                 "read only by QUANTIZE or MUL; this one is %s)",
+                 (int)ti, sg->tensors[ti].name, why);
+  else
+    tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
+                 "tensor %d (%s): quantization scale 0 is %g (denormal); scales must be finite, "
+                 "positive and normal (a denormal scale is allowed on the output of a MUL by a "
+                 "zero-scale constant read only by ADD; this one is %s)",
+                 (int)ti, sg->tensors[ti].name, (double)s, why);
   return si ? tfcc_err_prefix(c->err, "subgraph %d", (int)si) : TFCC_ERR_INVALID_MODEL;
 }
 
-/* Each check is one pass over the tensors, the operators' inputs or a constant's bytes. */
+/* Whether node nd is a MUL with a zero-scale input. */
+static bool mul_by_zero_scale(const tfcc_ir_subgraph *sg, const tfcc_ir_node *nd) {
+  if (nd->builtin != TFCC_OP_MUL) return false;
+  for (int32_t k = 0; k < nd->n_inputs; k++)
+    if (zero_scale(sg, nd->inputs[k])) return true;
+  return false;
+}
+
+/* Each check is one pass over the tensors, the operators or a constant's bytes. */
 static tfcc_status check_zero_scales(tfl_ctx *c, int32_t si, const tfcc_ir_subgraph *sg) {
   bool any = false;
   for (int32_t ti = 0; ti < sg->n_tensors; ti++) {
+    if (denormal_scale(sg, ti)) {
+      any = true;
+      /* an activation another operator writes (the loop over the operators checks which; a
+         tensor read that nothing writes is tfl_check_dataflow's), never a variable */
+      if (sg->tensors[ti].is_variable) return zero_scale_err(c, si, sg, ti, "a variable tensor");
+    }
     if (!zero_scale(sg, ti)) continue;
     any = true;
     const tfcc_ir_tensor *x = &sg->tensors[ti];
@@ -263,13 +299,25 @@ static tfcc_status check_zero_scales(tfl_ctx *c, int32_t si, const tfcc_ir_subgr
   }
   if (!any) return TFCC_OK;
   for (int32_t o = 0; o < sg->n_outputs; o++)
-    if (zero_scale(sg, sg->outputs[o]))
+    if (zero_scale(sg, sg->outputs[o]) || denormal_scale(sg, sg->outputs[o]))
       return zero_scale_err(c, si, sg, sg->outputs[o], "a subgraph output");
+  for (int32_t i = 0; i < sg->n_inputs; i++)
+    if (denormal_scale(sg, sg->inputs[i]))
+      return zero_scale_err(c, si, sg, sg->inputs[i], "a subgraph input");
   for (int32_t ni = 0; ni < sg->n_nodes; ni++) {
     const tfcc_ir_node *nd = &sg->nodes[ni];
-    for (int32_t k = 0; k < nd->n_inputs; k++)
-      if (zero_scale(sg, nd->inputs[k]) && !(k == 0 && nd->builtin == TFCC_OP_QUANTIZE))
-        return zero_scale_err(c, si, sg, nd->inputs[k], "read by an operator other than QUANTIZE");
+    for (int32_t k = 0; k < nd->n_inputs; k++) {
+      const int32_t ti = nd->inputs[k];
+      if (zero_scale(sg, ti) && !(k == 0 && nd->builtin == TFCC_OP_QUANTIZE) &&
+          nd->builtin != TFCC_OP_MUL)
+        return zero_scale_err(c, si, sg, ti, "read by an operator other than QUANTIZE or MUL");
+      if (denormal_scale(sg, ti) && nd->builtin != TFCC_OP_ADD)
+        return zero_scale_err(c, si, sg, ti, "read by an operator other than ADD");
+    }
+    for (int32_t k = 0; k < nd->n_outputs; k++)
+      if (denormal_scale(sg, nd->outputs[k]) && !mul_by_zero_scale(sg, nd))
+        return zero_scale_err(c, si, sg, nd->outputs[k],
+                              "not the output of a MUL by a zero-scale constant");
   }
   return TFCC_OK;
 }

@@ -202,6 +202,12 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
    * here; check_zero_scales (tflite_subgraph.c, after the operators) allows it only there. */
   const bool constant_per_tensor =
       scale.count == 1 && x->buffer < c->n_buffers && c->buffers[x->buffer].data;
+  /* A positive denormal per-tensor scale on an activation: TFLite's quantizer writes it for the
+   * product of a zero-scale constant (AmbiqAI's nnse / nnsp LSTM: `sequential/lstm/zeros` x a
+   * sigmoid, 3.6e-43), whose readers' QuantizeMultiplier flushes it to multiplier 0. Kept here;
+   * check_zero_scales allows it only there. */
+  const bool activation_per_tensor =
+      scale.count == 1 && !(x->buffer < c->n_buffers && c->buffers[x->buffer].data);
   bool all_zero = true;
   for (uint32_t i = 0; i < scale.count; i++) {
     int64_t z = tfcc_fb_vec_i64(&zp, zp.count == 1 ? 0 : i);
@@ -211,7 +217,8 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
     if (z < INT32_MIN || z > INT32_MAX)
       return TENSOR_ERR(c, ti, x, "zero point %u is %lld, outside int32", i, (long long)z);
     if ((!isnormal(s) || s < 0) && !((s == 0 || (isnormal(s) && s < 0)) && constant_per_axis) &&
-        !(s == 0 && constant_per_tensor))
+        !(s == 0 && constant_per_tensor) &&
+        !(s > 0 && fpclassify(s) == FP_SUBNORMAL && activation_per_tensor))
       return TENSOR_ERR(
           c, ti, x, "quantization scale %u is %g (%s); scales must be finite, positive and normal",
           i, (double)s, scale_problem(s));

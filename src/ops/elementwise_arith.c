@@ -149,6 +149,26 @@ static bool xnn_arith_takes(tfcc_arith_kind k, tfcc_dtype dt, float s1, float s2
   return false;
 }
 
+/* An input's scale and zero point; MUL also takes a per-tensor scale of exactly 0 (the reader
+ * allows it on an all-zero-point constant only): TFLite's multiplier s1 * s2 / so is then
+ * QuantizeMultiplier(0) = 0, every output the output's zero point. */
+static tfcc_status arith_in_quant(tfcc_op_ctx *ctx, tfcc_arith_kind k, const char *what,
+                                  const tfcc_tensor *t, float *scale, int32_t *zp) {
+  const char *op = arith_name(k);
+  if (k == TFCC_ARITH_MUL && t->quant && t->quant->count == 1 && t->quant->scale &&
+      t->quant->zero_point && t->quant->scale[0] == 0.f) {
+    int32_t lo, hi;
+    tfcc_elem_qrange(t->dtype, &lo, &hi);
+    TFCC_OP_CHECK(ctx, t->quant->zero_point[0] >= lo && t->quant->zero_point[0] <= hi,
+                  TFCC_ERR_INVALID_MODEL, "%s: %s zero point %d out of range for %s", op, what,
+                  (int)t->quant->zero_point[0], tfcc_dtype_name(t->dtype));
+    *scale = 0.f;
+    *zp = t->quant->zero_point[0];
+    return TFCC_OK;
+  }
+  return tfcc_elem_quant(ctx, op, what, t, scale, zp);
+}
+
 /* Quantized parameters from the tensors (also validates them). */
 static tfcc_status arith_qparams(tfcc_op_ctx *ctx, tfcc_arith_kind k, tfcc_arith_q *q,
                                  tfcc_arith_qop *qop) {
@@ -157,8 +177,8 @@ static tfcc_status arith_qparams(tfcc_op_ctx *ctx, tfcc_arith_kind k, tfcc_arith
   float s1 = 0.f, s2 = 0.f, so = 0.f;
   int32_t z1 = 0, z2 = 0, zo = 0;
   tfcc_status st;
-  if ((st = tfcc_elem_quant(ctx, op, "input 0", a, &s1, &z1)) != TFCC_OK) return st;
-  if ((st = tfcc_elem_quant(ctx, op, "input 1", b, &s2, &z2)) != TFCC_OK) return st;
+  if ((st = arith_in_quant(ctx, k, "input 0", a, &s1, &z1)) != TFCC_OK) return st;
+  if ((st = arith_in_quant(ctx, k, "input 1", b, &s2, &z2)) != TFCC_OK) return st;
   if ((st = tfcc_elem_quant(ctx, op, "output", o, &so, &zo)) != TFCC_OK) return st;
   const tfcc_dtype dt = o->dtype;
   int32_t lo, hi;

@@ -694,6 +694,49 @@ static void test_zero_scale_constant(tfcc_runtime *rt) {
                     "read by an operator other than QUANTIZE");
 }
 
+/* Tensor ti of conformance model `name` given the per-tensor scale `scale`: loads when want_ok,
+ * else is refused with `needle`. */
+static void scale_mutant(tfcc_runtime *rt, const char *name, int32_t ti, float scale, bool want_ok,
+                         const char *needle) {
+  size_t size;
+  uint8_t *mod = read_conformance_model(name, &size);
+  if (!mod) return;
+  uint8_t *sp, *zp;
+  uint32_t count;
+  CHECK(quant_vectors(mod, size, ti, &sp, &zp, &count) == 0 && count == 1);
+  memcpy(sp, &scale, 4);
+  tfcc_model *m = NULL;
+  tfcc_status st = tfcc_model_load_buffer(rt, mod, size, NULL, &m);
+  const char *msg = tfcc_last_error();
+  if (want_ok)
+    CHECKF(st == TFCC_OK, "%s: scale %g on tensor %d: %s", name, (double)scale, (int)ti, msg);
+  else
+    CHECKF(st == TFCC_ERR_INVALID_MODEL && strstr(msg, needle),
+           "%s: scale %g on tensor %d (%s): %s: %s", name, (double)scale, (int)ti, needle,
+           tfcc_status_str(st), msg);
+  tfcc_model_release(m);
+  free(mod);
+}
+
+/* A positive denormal scale on an activation (TFLite's quantizer writes it for the product of
+ * a zero-scale constant: AmbiqAI's nnse / nnsp LSTM, which TFLite runs) loads there only: on
+ * the output of a MUL by a zero-scale constant, read only by ADD (conformance
+ * mul_add_i16_zero_scale_const_denormal checks its outputs; tensors x 0, y 1, c 2, m 3, o 4). */
+static void test_denormal_scale_product(tfcc_runtime *rt) {
+  const char *n = "mul_add_i16_zero_scale_const_denormal";
+  const float denormal = 0x1p-141f;
+  scale_mutant(rt, n, 3, denormal, true, NULL);
+  /* the constant's scale normal: the product's multiplier is no longer 0 */
+  scale_mutant(rt, n, 2, 0x1p-15f, false, "not the output of a MUL by a zero-scale constant");
+  /* a subgraph output with a denormal scale */
+  scale_mutant(rt, n, 4, denormal, false, "a subgraph output");
+  /* a subgraph input */
+  scale_mutant(rt, n, 1, denormal, false, "(denormal)");
+  /* QUANTIZE's output (read by CONCATENATION): tensors x 0, c 1, cq 2, y 3 */
+  scale_mutant(rt, "quantize_i16_zero_scale_const_concat", 2, denormal, false,
+               "not the output of a MUL by a zero-scale constant");
+}
+
 /* A negative per-channel weight scale (mcunet's converter folds negative batch-norm gammas into
  * them) loads: TFLite's per-channel kernels run the negative multiplier (bit-exact results in
  * the conformance cases *_neg_channel_scale). */
@@ -787,6 +830,7 @@ int main(void) {
   test_quantization(rt);
   test_zero_channel(rt);
   test_zero_scale_constant(rt);
+  test_denormal_scale_product(rt);
   test_conv_filter_zero_point(rt);
   tfcc_runtime_destroy(rt);
   return tfcc_test_finish("test_model_file");
