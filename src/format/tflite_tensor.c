@@ -194,20 +194,18 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
    * there only: a per-tensor or activation scale of 0 has no such meaning. A negative scale
    * of constant per-axis weights (mcunet: batch-norm folded with negative gammas) is a
    * negative multiplier in TFLite's per-channel kernels, which run it (XNNPACK refuses it). */
-  bool constant_per_axis =
-      scale.count > 1 && x->buffer < c->n_buffers && c->buffers[x->buffer].data;
+  const bool constant = x->buffer < c->n_buffers && c->buffers[x->buffer].data;
+  const bool constant_per_axis = scale.count > 1 && constant;
   /* A per-tensor scale of 0 on a constant: TFLite's quantizer writes it for an all-zero int16
    * constant that only QUANTIZE nodes requantize (AmbiqAI's neuralSPOT mut_model_data: its
    * CONCATENATION inputs), multiplier 0 in TFLite, whose outputs are the zero point. Kept
    * here; check_zero_scales (tflite_subgraph.c, after the operators) allows it only there. */
-  const bool constant_per_tensor =
-      scale.count == 1 && x->buffer < c->n_buffers && c->buffers[x->buffer].data;
+  const bool constant_per_tensor = scale.count == 1 && constant;
   /* A positive denormal per-tensor scale on an activation: TFLite's quantizer writes it for the
    * product of a zero-scale constant (AmbiqAI's nnse / nnsp LSTM: `sequential/lstm/zeros` x a
    * sigmoid, 3.6e-43), whose readers' QuantizeMultiplier flushes it to multiplier 0. Kept here;
    * check_zero_scales allows it only there. */
-  const bool activation_per_tensor =
-      scale.count == 1 && !(x->buffer < c->n_buffers && c->buffers[x->buffer].data);
+  const bool activation_per_tensor = scale.count == 1 && !constant;
   bool all_zero = true;
   for (uint32_t i = 0; i < scale.count; i++) {
     int64_t z = tfcc_fb_vec_i64(&zp, zp.count == 1 ? 0 : i);

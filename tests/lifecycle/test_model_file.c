@@ -646,6 +646,28 @@ static void test_zero_channel(tfcc_runtime *rt) {
   free_case(&c);
 }
 
+/* Model `name` (its bytes mod, freed here) with tensor ti's per-tensor scale set to `scale`:
+ * loads when want_ok, else is refused with a message holding needle (and needle2 if given). */
+static void rescaled_load(tfcc_runtime *rt, const char *name, uint8_t *mod, size_t size, int32_t ti,
+                          float scale, bool want_ok, const char *needle, const char *needle2) {
+  uint8_t *sp, *zp;
+  uint32_t count;
+  CHECK(quant_vectors(mod, size, ti, &sp, &zp, &count) == 0 && count == 1);
+  memcpy(sp, &scale, 4);
+  tfcc_model *m = NULL;
+  tfcc_status st = tfcc_model_load_buffer(rt, mod, size, NULL, &m);
+  const char *msg = tfcc_last_error();
+  if (want_ok)
+    CHECKF(st == TFCC_OK, "%s: scale %g on tensor %d: %s", name, (double)scale, (int)ti, msg);
+  else
+    CHECKF(
+        st == TFCC_ERR_INVALID_MODEL && strstr(msg, needle) && (!needle2 || strstr(msg, needle2)),
+        "%s: scale %g on tensor %d (%s%s%s): %s: %s", name, (double)scale, (int)ti, needle,
+        needle2 ? ", " : "", needle2 ? needle2 : "", tfcc_status_str(st), msg);
+  tfcc_model_release(m);
+  free(mod);
+}
+
 /* Tensor ti of conformance model `name` given a per-tensor scale of 0 and (zero_data) all its
  * stored bytes 0 (its zero point is 0): loads when want_ok, else is refused with `needle`. */
 static void zero_scale_mutant(tfcc_runtime *rt, const char *name, int32_t ti, bool zero_data,
@@ -662,22 +684,7 @@ static void zero_scale_mutant(tfcc_runtime *rt, const char *name, int32_t ti, bo
   if (zero_data && x->data) memset(mod + ((const uint8_t *)x->data - mod), 0, x->data_bytes);
   if (!zero_data && x->data) mod[(const uint8_t *)x->data - mod] = 1; /* a value off the zp */
   tfcc_graph_free(&g);
-  uint8_t *sp, *zp;
-  uint32_t count;
-  const float zero = 0.0f;
-  CHECK(quant_vectors(mod, size, ti, &sp, &zp, &count) == 0 && count == 1);
-  memcpy(sp, &zero, 4);
-  tfcc_model *m = NULL;
-  tfcc_status st = tfcc_model_load_buffer(rt, mod, size, NULL, &m);
-  const char *msg = tfcc_last_error();
-  if (want_ok)
-    CHECKF(st == TFCC_OK, "%s: zero scale on tensor %d: %s", name, (int)ti, msg);
-  else
-    CHECKF(st == TFCC_ERR_INVALID_MODEL && strstr(msg, "scale 0 is 0") && strstr(msg, needle),
-           "%s: zero scale on tensor %d (%s): %s: %s", name, (int)ti, needle, tfcc_status_str(st),
-           msg);
-  tfcc_model_release(m);
-  free(mod);
+  rescaled_load(rt, name, mod, size, ti, 0.0f, want_ok, "scale 0 is 0", needle);
 }
 
 /* A per-tensor scale of 0 on a constant (TFLite's quantizer writes it for an all-zero int16
@@ -700,22 +707,7 @@ static void scale_mutant(tfcc_runtime *rt, const char *name, int32_t ti, float s
                          const char *needle) {
   size_t size;
   uint8_t *mod = read_conformance_model(name, &size);
-  if (!mod) return;
-  uint8_t *sp, *zp;
-  uint32_t count;
-  CHECK(quant_vectors(mod, size, ti, &sp, &zp, &count) == 0 && count == 1);
-  memcpy(sp, &scale, 4);
-  tfcc_model *m = NULL;
-  tfcc_status st = tfcc_model_load_buffer(rt, mod, size, NULL, &m);
-  const char *msg = tfcc_last_error();
-  if (want_ok)
-    CHECKF(st == TFCC_OK, "%s: scale %g on tensor %d: %s", name, (double)scale, (int)ti, msg);
-  else
-    CHECKF(st == TFCC_ERR_INVALID_MODEL && strstr(msg, needle),
-           "%s: scale %g on tensor %d (%s): %s: %s", name, (double)scale, (int)ti, needle,
-           tfcc_status_str(st), msg);
-  tfcc_model_release(m);
-  free(mod);
+  if (mod) rescaled_load(rt, name, mod, size, ti, scale, want_ok, needle, NULL);
 }
 
 /* A positive denormal scale on an activation (TFLite's quantizer writes it for the product of
