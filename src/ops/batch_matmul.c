@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "kernels/f32-gemm/gemm.h"
+#include "kernels/q16-bmm/bmm.h"
 #include "kernels/tflite-f32/tflite_f32.h"
 #include "kernels/ref/batch_matmul.h"
 #include "kernels/ref/quant_util.h"
@@ -327,6 +328,25 @@ static void bmm_consumed(const tfcc_op_ctx *ctx, const tfcc_packed_key *key) {
   tfcc_packed_consumed(key, ctx->params, ctx->in[1]->data);
 }
 
+/* The quantized BATCH_MATMUL's type on the q16-gemm micro-kernels (kernels/q16-bmm), from the
+ * operands' dtypes. */
+static tfcc_q16_bmm_type bmm_q_type(const tfcc_op_ctx *ctx) {
+  if (ctx->in[0]->dtype == TFCC_INT8) return TFCC_Q16_BMM_I8;
+  return ctx->in[1]->dtype == TFCC_INT8 ? TFCC_Q16_BMM_I16_I8 : TFCC_Q16_BMM_I16;
+}
+
+static const tfcc_q16_gemm_kernel *bmm_q_kernel(const tfcc_op_ctx *ctx) {
+  return ctx->ks ? ctx->ks->q16_gemm : tfcc_q16_gemm_select(ctx->isa);
+}
+
+/* The scratch of the quantized fast path for d (0: the reference kernel runs). */
+static size_t bmm_q_scratch(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d) {
+  const bmm_params *p = ctx->params;
+  const tfcc_q16_bmm_type t = bmm_q_type(ctx);
+  if (!p->quantized || !tfcc_q16_bmm_fits(d, &p->q, t)) return 0;
+  return tfcc_q16_bmm_scratch(bmm_q_kernel(ctx), d, t, tfcc_threadpool_size(ctx->pool));
+}
+
 static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
   const bmm_params *p = ctx->params;
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_STATE, "BATCH_MATMUL not initialised");
@@ -391,6 +411,8 @@ static tfcc_status bmm_prepare(tfcc_op_ctx *ctx) {
     } else if (d.adj_x)
       tfcc_f32_log_fallback_once(&((bmm_params *)p)->f32_logged, ctx, "BATCH_MATMUL",
                                  "adj_x (transposed lhs)");
+  } else {
+    ctx->scratch_bytes = bmm_q_scratch(ctx, &d);
   }
   return tfcc_tensor_set_shape(ctx->out[0], orank, od, ctx->err);
 }
@@ -447,13 +469,20 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
       else
         tfcc_bmm_f32(&d, l, r, o);
       return TFCC_OK;
-    case TFCC_INT8: tfcc_bmm_i8(&d, &p->q, l, r, o); return TFCC_OK;
-    case TFCC_INT16:
-      if (ctx->in[1]->dtype == TFCC_INT8)
+    case TFCC_INT8:
+    case TFCC_INT16: {
+      const size_t qs = bmm_q_scratch(ctx, &d); /* the q16-gemm micro-kernels */
+      if (qs && ctx->scratch && ctx->scratch_bytes >= qs)
+        tfcc_q16_bmm(ctx->pool, bmm_q_kernel(ctx), &d, &p->q, bmm_q_type(ctx), l, r, o,
+                     ctx->scratch);
+      else if (ctx->in[0]->dtype == TFCC_INT8)
+        tfcc_bmm_i8(&d, &p->q, l, r, o);
+      else if (ctx->in[1]->dtype == TFCC_INT8)
         tfcc_bmm_i16_i8(&d, &p->q, l, r, o);
       else
         tfcc_bmm_i16(&d, &p->q, l, r, o);
       return TFCC_OK;
+    }
     default: return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "dtype unsupported");
   }
 }
@@ -480,7 +509,12 @@ static const char *bmm_kernel(const tfcc_op_ctx *ctx) {
   if (((const bmm_params *)ctx->params)->xnn_f32)
     return ctx->ks && ctx->ks->tflite_f32 ? ctx->ks->tflite_f32->name : "xnn-f32-gemm-order";
   if (((const bmm_params *)ctx->params)->eigen_f32) return "eigen-f32-gemm-order";
-  if (bmm_shapes(&c, &d, &orank, od) != TFCC_OK || !bmm_f32_fast(ctx, &d)) return "ref";
+  if (bmm_shapes(&c, &d, &orank, od) != TFCC_OK) return "ref";
+  if (ctx->in[0]->dtype != TFCC_FLOAT32) {
+    const tfcc_q16_gemm_kernel *k = bmm_q_kernel(ctx);
+    return bmm_q_scratch(ctx, &d) && k ? k->name : "ref";
+  }
+  if (!bmm_f32_fast(ctx, &d)) return "ref";
   return ctx->ks->f32_gemm->name;
 }
 
