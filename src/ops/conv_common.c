@@ -353,7 +353,16 @@ tfcc_status tfcc_conv_check_types(const tfcc_tensor *in, const tfcc_tensor *filt
       break;
     case TFCC_UINT8: want_f = TFCC_UINT8; break;
     case TFCC_INT8: want_f = TFCC_INT8; break;
-    case TFCC_INT16: want_f = TFCC_INT8; break;
+    case TFCC_INT16:
+      /* TFLite's 16x8 kernels take int8 weights. Its CONV_2D and DEPTHWISE_CONV_2D let an
+       * int16 filter through Prepare and then read the filter's first bytes as int8 values
+       * (both engines; docs/model_sweep.md, thirty-first batch): no arithmetic to follow. */
+      if (filter->dtype == TFCC_INT16)
+        return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                            "filter dtype int16, expected int8: int16 activations take int8 "
+                            "weights (TensorFlow Lite reads an int16 filter's bytes as int8)");
+      want_f = TFCC_INT8;
+      break;
     default:
       return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED, "input dtype %s unsupported",
                           tfcc_dtype_name(in->dtype));

@@ -314,6 +314,9 @@ static void test_errors(void) {
   base_case(&c, TFCC_INT8, di, df);
   c.in[1].dtype = TFCC_UINT8;
   tt_expect_fail(&c, false, "filter dtype uint8, expected int8");
+  base_case(&c, TFCC_INT16, di, df);
+  c.in[1].dtype = TFCC_INT16;
+  tt_expect_fail(&c, false, "filter dtype int16, expected int8: int16 activations take int8");
   int32_t df2[4] = {1, 3, 3, 4};
   base_case(&c, TFCC_FLOAT32, di, df2);
   tt_expect_fail(&c, false, "filter channels 4 not a multiple of input channels 3");
