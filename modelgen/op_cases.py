@@ -1873,6 +1873,89 @@ def hybrid_cases():
              [("SOFTMAX", ["x"], ["y"], {"beta": 1.0}),
               ("FULLY_CONNECTED", ["y", "wh", "bh"], ["z"], {})],
              ["x"], ["y", "z"]))
+    # gtcrn57: LiteRT's delegate runs the float nodes of every subgraph alike, so a model's
+    # hybrid node anywhere puts the float nodes of all its subgraphs in XNNPACK's order (GTCRN-
+    # Micro's dynamic-range LSTM loops: float-only WHILE bodies, FULLY_CONNECTED weights under
+    # 1024 elements left float, 973 rows, between hybrid layers; tfcc ran them in its own order,
+    # 0.0052 at the output). _float_body: the hybrid node in the primary subgraph after the
+    # loop, a float-only body (two float FULLY_CONNECTED of 40 rows, ADD, LOGISTIC, a third
+    # FULLY_CONNECTED back to the state); _hybrid_body: a float FULLY_CONNECTED of 40 rows in
+    # the primary subgraph before the loop, the hybrid node (asymmetric_quantize_inputs, per
+    # channel) in the body. The loop's results leave through a RESHAPE (LiteRT.js does not read
+    # a WHILE output that is a model output). The _builtin twins (per-tensor weights, as the
+    # classic interpreter computes them) check REFERENCE mode against that interpreter, whose
+    # older delegate takes these float nodes in every subgraph alike too.
+    def fconst(name, shape):
+        rng = Rng(seed_of(name))
+        return S.pack(F32, [f32(rng.uniform(-0.6, 0.6)) for _ in range(numel(shape))])
+
+    def while_body_case(name, hybrid_in_body, builtin):
+        rows = 40
+
+        def extend(m, index):
+            ci, cond = m.add_subgraph("cond")
+            a, b = cond.add_tensor("i", I32, []), cond.add_tensor("n", I32, [])
+            cond.add_tensor("h", F32, [rows, 4])
+            cond.add_tensor("x", F32, [rows, 8])
+            more = cond.add_tensor("more", BOOL, [])
+            cond.add_op("LESS", [a, b], [more])
+            cond.inputs, cond.outputs = [0, 1, 2, 3], [more]
+            bi, body = m.add_subgraph("body")
+            i, n = body.add_tensor("i", I32, []), body.add_tensor("n", I32, [])
+            h, x = body.add_tensor("h", F32, [rows, 4]), body.add_tensor("x", F32, [rows, 8])
+            one = body.add_tensor("one", I32, [], data=S.pack(I32, [1]))
+            w1 = body.add_tensor("w1", F32, [16, 4], data=fconst(name + "/w1", [16, 4]))
+            w2 = body.add_tensor("w2", F32, [16, 8], data=fconst(name + "/w2", [16, 8]))
+            b2 = body.add_tensor("b2", F32, [16], data=fconst(name + "/b2", [16]))
+            if hybrid_in_body:
+                wq = hw(name + "/w3", [4, 16], 0, not builtin)
+                w3 = body.add_tensor("w3", I8, [4, 16], data=S.pack(I8, wq.const), quant=wq.q)
+            else:
+                w3 = body.add_tensor("w3", F32, [4, 16], data=fconst(name + "/w3", [4, 16]))
+            i2 = body.add_tensor("i2", I32, [])
+            t1, t2 = body.add_tensor("t1", F32, [rows, 16]), body.add_tensor("t2", F32, [rows, 16])
+            c, g = body.add_tensor("c", F32, [rows, 16]), body.add_tensor("g", F32, [rows, 16])
+            h2 = body.add_tensor("h2", F32, [rows, 4])
+            body.add_op("ADD", [i, one], [i2])
+            body.add_op("FULLY_CONNECTED", [h, w1, -1], [t1], {})
+            body.add_op("FULLY_CONNECTED", [x, w2, b2], [t2], {})
+            body.add_op("ADD", [t1, t2], [c])
+            body.add_op("LOGISTIC", [c], [g])
+            body.add_op("FULLY_CONNECTED", [g, w3, -1], [h2],
+                        {"asymmetric_quantize_inputs": True} if hybrid_in_body else {})
+            body.inputs, body.outputs = [i, n, h, x], [i2, n, h2, x]
+            m.add_op("WHILE", [index[k] for k in ("i0", "n", "h0", "x")],
+                     [index[k] for k in ("i_f", "n_f", "h_f", "x_f")],
+                     {"cond_subgraph_index": ci, "body_subgraph_index": bi})
+            m.add_op("RESHAPE", [index["h_f"], index["shp"]], [index["hr"]], {})
+            if not hybrid_in_body:
+                m.add_op("FULLY_CONNECTED", [index["hr"], index["wh"], index["bh"]], [index["z"]], {})
+
+        tensors = {"x": act("f32", [rows, 8], -1.0, 1.0), "s": act("f32", [rows, 6], -1.0, 1.0),
+                   "i0": i32c([0], []), "n": i32c([3], []), "shp": i32c([rows, 4]),
+                   "i_f": T(I32, []), "n_f": T(I32, []), "h_f": T(F32, [rows, 4]),
+                   "x_f": T(F32, [rows, 8]), "hr": T(F32, [rows, 4])}
+        rng = Rng(seed_of(name + "/w0"))
+        # the loop's initial state: a float FULLY_CONNECTED of s (6 -> 4, 40 rows)
+        tensors.update({"w0": T(F32, [4, 6], const=[f32(rng.uniform(-0.6, 0.6)) for _ in range(24)]),
+                        "b0": fbias(name + "/b0", 4), "h0": T(F32, [rows, 4])})
+        ops = [("FULLY_CONNECTED", ["s", "w0", "b0"], ["h0"], {})]
+        outs = ["h0", "hr"]
+        if not hybrid_in_body:
+            tensors.update({"wh": hw(name + "/wh", [3, 4], 0, not builtin), "bh": fbias(name + "/bh", 3),
+                            "z": T(F32, [rows, 3])})
+            outs.append("z")
+        case = Case(name, tensors, ops, ["x", "s"], outs)
+        case.extend = extend
+        if builtin:
+            add_builtin(case)
+        else:
+            add(case)
+
+    for builtin in (False, True):
+        suffix = "_builtin" if builtin else ""
+        while_body_case("hybrid_net_while_float_body" + suffix, False, builtin)
+        while_body_case("hybrid_net_while_hybrid_body" + suffix, True, builtin)
 
 
 def hybrid_float_probe_cases():

@@ -147,6 +147,26 @@ def zero_scale_cases(add):
                     "o": qact(I16, [1, 12], -1.3, 1.3)},
              [("MUL", ["x", "c"], ["m"], {}), ("ADD", ["m", "y"], ["o"], {"pot_scale_int16": False})],
              ["x", "y"], ["o"]))
+    # gtcrn57: SUB takes the same general path as ADD (sub.cc PrepareGeneralSubOp: the input
+    # multiplier s / (2 * max(s1, s2)) flushed to 0 by QuantizeMultiplier): the denormal product
+    # as SUB's input 1 (y - m) and input 0 (m - y), int16 (pot_scale_int16 false) and int8
+    name = "mul_sub_i16_zero_scale_const_denormal"
+    x = qact(I16, [1, 12], -1.0, 1.0)
+    y = qact(I16, [1, 12], -0.98, 0.98)
+    c = T(I16, [1, 12], q={"scale": [0.0], "zero_point": [0]}, const=[0] * 12)
+    add(Case(name, {"x": x, "y": y, "c": c, "m": T(I16, [1, 12], q={"scale": [2.0 ** -141], "zero_point": [0]}),
+                    "o": qact(I16, [1, 12], -1.3, 1.3), "p": qact(I16, [1, 12], -1.1, 1.1)},
+             [("MUL", ["x", "c"], ["m"], {}), ("SUB", ["y", "m"], ["o"], {"pot_scale_int16": False}),
+              ("SUB", ["m", "y"], ["p"], {"pot_scale_int16": False})],
+             ["x", "y"], ["o", "p"]))
+    name = "mul_sub_i8_zero_scale_const_denormal"
+    x = qact(I8, [2, 9], -1.0, 1.0)
+    y = qact(I8, [2, 9], -0.9, 0.7)
+    c = T(I8, [2, 9], q={"scale": [0.0], "zero_point": [3]}, const=[3] * 18)
+    add(Case(name, {"x": x, "y": y, "c": c, "m": T(I8, [2, 9], q={"scale": [2.0 ** -140], "zero_point": [-5]}),
+                    "o": qact(I8, [2, 9], -1.2, 1.0), "p": qact(I8, [2, 9], -0.8, 1.1)},
+             [("MUL", ["x", "c"], ["m"], {}), ("SUB", ["y", "m"], ["o"], {}), ("SUB", ["m", "y"], ["p"], {})],
+             ["x", "y"], ["o", "p"]))
 
 
 def dtype_cases(add):

@@ -231,9 +231,13 @@ static int64_t const_elem(tfcc_dtype t, const void *d, size_t i) {
  * A positive denormal per-tensor scale (read_quant lets it through on an activation only) is
  * what the quantizer writes for such a MUL's product (AmbiqAI's nnse / nnsp LSTM: zeros x
  * sigmoid, 3.6e-43): allowed on the output of a MUL that reads a zero-scale constant (its
- * multiplier is 0 whatever the output scale, no division by it) read only by ADD (add.cc: the
- * input multiplier s / (2 * max(s1, s2)) is one QuantizeMultiplier flushes to 0 below 2^-31)
- * and no input or output of the subgraph. Anything else is refused as read_quant refuses
+ * multiplier is 0 whatever the output scale, no division by it) read only by ADD or SUB (add.cc,
+ * sub.cc general path: the input multiplier s / (2 * max(s1, s2)) is one QuantizeMultiplier
+ * flushes to 0 below 2^-31; their int16 power-of-two path, whose shift by log2 of the scale
+ * ratio is undefined there, is refused by the operator, ops/elementwise_arith.c) and no input
+ * or output of the subgraph. Other readers stay refused: what TFLite computes from such a
+ * scale is not checked there (a DEQUANTIZE would make denormal floats, a RESHAPE pass the
+ * scale on). Anything else is refused as read_quant refuses
  * every other zero or denormal scale, naming why. */
 static bool zero_scale(const tfcc_ir_subgraph *sg, int32_t ti) {
   return ti >= 0 && ti < sg->n_tensors && sg->tensors[ti].quant.count == 1 &&
@@ -259,7 +263,7 @@ static tfcc_status zero_scale_err(tfl_ctx *c, int32_t si, const tfcc_ir_subgraph
     tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
                  "tensor %d (%s): quantization scale 0 is %g (denormal); scales must be finite, "
                  "positive and normal (a denormal scale is allowed on the output of a MUL by a "
-                 "zero-scale constant read only by ADD; this one is %s)",
+                 "zero-scale constant read only by ADD or SUB; this one is %s)",
                  (int)ti, sg->tensors[ti].name, (double)s, why);
   return si ? tfcc_err_prefix(c->err, "subgraph %d", (int)si) : TFCC_ERR_INVALID_MODEL;
 }
@@ -311,8 +315,8 @@ static tfcc_status check_zero_scales(tfl_ctx *c, int32_t si, const tfcc_ir_subgr
       if (zero_scale(sg, ti) && !(k == 0 && nd->builtin == TFCC_OP_QUANTIZE) &&
           nd->builtin != TFCC_OP_MUL)
         return zero_scale_err(c, si, sg, ti, "read by an operator other than QUANTIZE or MUL");
-      if (denormal_scale(sg, ti) && nd->builtin != TFCC_OP_ADD)
-        return zero_scale_err(c, si, sg, ti, "read by an operator other than ADD");
+      if (denormal_scale(sg, ti) && nd->builtin != TFCC_OP_ADD && nd->builtin != TFCC_OP_SUB)
+        return zero_scale_err(c, si, sg, ti, "read by an operator other than ADD or SUB");
     }
     for (int32_t k = 0; k < nd->n_outputs; k++)
       if (denormal_scale(sg, nd->outputs[k]) && !mul_by_zero_scale(sg, nd))

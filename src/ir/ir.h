@@ -85,8 +85,9 @@ typedef struct tfcc_ir_subgraph {
    * interpreter delegates none of its nodes. 0 not computed yet (then each query scans), 1 no,
    * 2 yes. */
   uint8_t classic_undelegated;
-  /* The same for tfcc_hybrid_in_subgraph (tfcc_hybrid_in_subgraph_note): whether a node has a
-   * float input and int8 (or legacy uint8) weights. 0 not computed yet, 1 no, 2 yes. */
+  /* The same for tfcc_hybrid_in_model (tfcc_hybrid_in_model_note): whether a node of the model
+   * (any subgraph that runs) has a float input and int8 (or legacy uint8) weights; the same in
+   * every subgraph. 0 not computed yet, 1 no, 2 yes. */
   uint8_t hybrid;
 } tfcc_ir_subgraph;
 

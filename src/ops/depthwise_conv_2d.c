@@ -63,7 +63,7 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
                (tfcc_hybrid_xnn_float(ctx) || tfcc_hybrid_ref_delegated_float(ctx));
   p->builtin_f32 = !p->n.hyb && !p->xnn_f32 && in && f && in->dtype == TFCC_FLOAT32 &&
                    f->dtype == TFCC_FLOAT32 && ctx->sg &&
-                   (tfcc_hybrid_in_subgraph(ctx->sg) || tfcc_ref_builtin_float_range(ctx));
+                   (tfcc_hybrid_in_model(ctx->graph, ctx->sg) || tfcc_ref_builtin_float_range(ctx));
   p->builtin_range = p->builtin_f32 && tfcc_ref_builtin_float_range(ctx);
   if (p->xnn_f32 && f->data && !f->sparsity && in->rank == 4 && in->dims[3] == 1 && f->rank == 4 &&
       f->dims[0] == 1 && f->dims[3] > 1 &&

@@ -207,6 +207,16 @@ static tfcc_status arith_qparams(tfcc_op_ctx *ctx, tfcc_arith_kind k, tfcc_arith
              po = tfcc_checked_log2(so, &lo2);
         pot = p1 && p2 && po && z1 == 0 && z2 == 0 && zo == 0;
       }
+      /* gtcrn57: a denormal input scale (the reader allows one on a MUL-by-zero product read
+         by ADD / SUB) on the power-of-two path: Add16 / Sub16 would shift by its log2 distance
+         to the output scale, more than 100 bits, which TFLite's C++ leaves undefined (its
+         general path flushes the multiplier to 0: pot_scale_int16 false) */
+      TFCC_OP_CHECK(ctx, !pot || (fpclassify(s1) != FP_SUBNORMAL && fpclassify(s2) != FP_SUBNORMAL),
+                    TFCC_ERR_UNSUPPORTED,
+                    "%s: int16 power-of-two path (pot_scale_int16) with the denormal input "
+                    "scale %g: TFLite's shift by %d bits is undefined",
+                    op, (double)(fpclassify(s1) == FP_SUBNORMAL ? s1 : s2),
+                    (int)(fpclassify(s1) == FP_SUBNORMAL ? lo2 - l1 : lo2 - l2));
       if (pot) {
         q->in1_shift = l1 - lo2;
         q->in2_shift = l2 - lo2;

@@ -103,22 +103,39 @@ static bool hybrid_in_subgraph_scan(const tfcc_ir_subgraph *sg) {
   return false;
 }
 
-void tfcc_hybrid_in_subgraph_note(tfcc_ir_subgraph *sg) {
-  sg->hybrid = hybrid_in_subgraph_scan(sg) ? 2 : 1;
+/* gtcrn57: any subgraph of g that runs, sg among them (sg alone without g). LiteRT's delegate
+ * takes the float nodes of every subgraph alike, so the rule is the model's, not the
+ * subgraph's: GTCRN-Micro's dynamic-range LSTM loops hold float-only WHILE bodies (their
+ * FULLY_CONNECTED weights under 1024 elements stay float) between hybrid layers, and their
+ * float FULLY_CONNECTED of 973 rows in tfcc's order was an ulp off XNNPACK's on 49,264 of
+ * 128,436 values, which the next hybrid node's run-time quantization turned into 0.0052 at
+ * the output. */
+static bool hybrid_in_model_scan(const tfcc_graph *g, const tfcc_ir_subgraph *sg) {
+  if (sg && hybrid_in_subgraph_scan(sg)) return true;
+  for (int32_t s = 0; g && s < g->n_subgraphs; s++)
+    if (&g->subgraphs[s] != sg && !g->subgraphs[s].unrunnable &&
+        hybrid_in_subgraph_scan(&g->subgraphs[s]))
+      return true;
+  return false;
+}
+
+void tfcc_hybrid_in_model_note(tfcc_graph *g) {
+  const uint8_t h = hybrid_in_model_scan(g, NULL) ? 2 : 1;
+  for (int32_t s = 0; s < g->n_subgraphs; s++) g->subgraphs[s].hybrid = h;
 }
 
 /* The answer noted after the passes, or a scan (the passes' own queries: fuse_expand_dwconv,
  * nodes the constant folder inits) */
-bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg) {
-  if (sg->hybrid) return sg->hybrid == 2;
-  return hybrid_in_subgraph_scan(sg);
+bool tfcc_hybrid_in_model(const tfcc_graph *g, const tfcc_ir_subgraph *sg) {
+  if (sg && sg->hybrid) return sg->hybrid == 2;
+  return hybrid_in_model_scan(g, sg);
 }
 
 bool tfcc_hybrid_xnn_float(const tfcc_init_ctx *ctx) {
   if (ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE || !ctx->sg) return false;
   if (xnn_declines_input_rank(ctx) || xnn_declines_dw_filter(ctx))
     return false; /* ops: not delegated, builtin kernels */
-  return tfcc_hybrid_in_subgraph(ctx->sg);
+  return tfcc_hybrid_in_model(ctx->graph, ctx->sg);
 }
 
 /* Whether the classic interpreter makes a tensor of sg dynamic while preparing it
@@ -209,12 +226,12 @@ bool tfcc_ref_builtin_float_range(const tfcc_init_ctx *ctx) {
 bool tfcc_hybrid_ref_delegated_float(const tfcc_init_ctx *ctx) {
   if (ctx->quant_compat != TFCC_QUANT_COMPAT_REFERENCE || !ctx->sg) return false;
   if (xnn_declines_input_rank(ctx) || xnn_declines_dw_filter(ctx)) return false;
-  return tfcc_hybrid_in_subgraph(ctx->sg) && !classic_undelegated(ctx->graph, ctx->sg);
+  return tfcc_hybrid_in_model(ctx->graph, ctx->sg) && !classic_undelegated(ctx->graph, ctx->sg);
 }
 
 bool tfcc_hybrid_ref_builtin_float(const tfcc_init_ctx *ctx) {
   return ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE && ctx->sg &&
-         (tfcc_hybrid_in_subgraph(ctx->sg) || classic_undelegated(ctx->graph, ctx->sg));
+         (tfcc_hybrid_in_model(ctx->graph, ctx->sg) || classic_undelegated(ctx->graph, ctx->sg));
 }
 
 /* The float convolution / depthwise in XNNPACK's order (ops): rows of the batch-flattened

@@ -120,13 +120,15 @@ bool tfcc_classic_undelegated(const tfcc_graph *g, const tfcc_ir_subgraph *sg);
  * hybrid or not, where every float node runs its builtin kernel (CONV_2D, FULLY_CONNECTED ask
  * this and not tfcc_hybrid_ref_delegated_float). */
 bool tfcc_hybrid_ref_builtin_float(const tfcc_init_ctx *ctx);
-/* sg has a hybrid node: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED or (a fused hybrid expand)
- * EXPAND_DEPTHWISE_CONV_2D with float32 input and int8 weights. The answer noted in
- * sg->hybrid, else a scan of sg's nodes. */
-bool tfcc_hybrid_in_subgraph(const tfcc_ir_subgraph *sg);
-/* Computes that answer once into sg->hybrid (every float node's init asks it): called for every
- * subgraph after the graph passes, as tfcc_classic_undelegated_note. */
-void tfcc_hybrid_in_subgraph_note(tfcc_ir_subgraph *sg);
+/* The model has a hybrid node: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED or (a fused hybrid
+ * expand) EXPAND_DEPTHWISE_CONV_2D with float32 input and int8 weights, in sg or in any other
+ * subgraph of g that runs (gtcrn57: a WHILE body without hybrid nodes runs its float nodes as
+ * the delegate does, as its caller; g NULL: sg alone). The answer noted in sg->hybrid, else a
+ * scan. "A subgraph with hybrid nodes" elsewhere in these comments means this. */
+bool tfcc_hybrid_in_model(const tfcc_graph *g, const tfcc_ir_subgraph *sg);
+/* Computes that answer once into every subgraph's hybrid field (every float node's init asks
+ * it): called after the graph passes, as tfcc_classic_undelegated_note. */
+void tfcc_hybrid_in_model_note(tfcc_graph *g);
 /* Float32 CONV_2D in that arithmetic with weights packed by tfcc_xnn_conv_pack. */
 struct tfcc_tflite_f32_kernel;
 void tfcc_hybrid_xnn_conv(tfcc_op_ctx *ctx, const struct tfcc_tflite_f32_kernel *k, const float *wp,

@@ -127,7 +127,7 @@ tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
                      ctx->sg->tensors[n->inputs[0]].dtype == TFCC_FLOAT32 &&
                      ctx->sg->tensors[n->inputs[0]].rank >= 1 &&
                      ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
-                     tfcc_hybrid_in_subgraph(ctx->sg);
+                     tfcc_hybrid_in_model(ctx->graph, ctx->sg);
   ctx->params = p;
   return TFCC_OK;
 }

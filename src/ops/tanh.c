@@ -37,7 +37,7 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
       p->f32 = TANH_F32_XNN;
       p->xk = tfcc_tflite_f32_select(ctx->isa);
     } else if (p->base.head.in_type == TFCC_FLOAT32 && ctx->sg &&
-               (tfcc_hybrid_in_subgraph(ctx->sg) || tfcc_ref_builtin_float_range(ctx))) {
+               (tfcc_hybrid_in_model(ctx->graph, ctx->sg) || tfcc_ref_builtin_float_range(ctx))) {
       p->f32 = TANH_F32_EIGEN;
       p->xk = tfcc_tflite_f32_select(ctx->isa); /* its tanh_eigen: the same bits, vectors */
     }

@@ -173,7 +173,7 @@ tfcc_status tfcc_pass_fuse_expand_dwconv(tfcc_pass_ctx *ctx, int32_t *changed) {
   tfcc_ir_subgraph *sg = ctx->sg;
   const tfcc_op_def *op = tfcc_op_internal(TFCC_OP_EXPAND_DEPTHWISE_CONV_2D);
   if (!op) return TFCC_OK;
-  const bool in_hyb = tfcc_hybrid_in_subgraph(sg);
+  const bool in_hyb = tfcc_hybrid_in_model(ctx->graph, sg);
   const bool hyb = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && in_hyb;
   /* ref9: REFERENCE mode, a subgraph with hybrid nodes: its float pairs run the classic
    * interpreter's orders (XNNPACK's or the builtin kernels', ops/hybrid.h), so only int8 pairs;

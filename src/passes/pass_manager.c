@@ -85,9 +85,7 @@ tfcc_status tfcc_run_passes(tfcc_graph *g, uint32_t disabled, tfcc_isa isa, cons
   }
   /* after every subgraph's passes: a WHILE's body is read by its caller's answer */
   for (int32_t s = 0; s < g->n_subgraphs; s++)
-    if (!g->subgraphs[s].unrunnable) {
-      tfcc_classic_undelegated_note(g, &g->subgraphs[s]);
-      tfcc_hybrid_in_subgraph_note(&g->subgraphs[s]);
-    }
+    if (!g->subgraphs[s].unrunnable) tfcc_classic_undelegated_note(g, &g->subgraphs[s]);
+  tfcc_hybrid_in_model_note(g); /* one answer for the model (every subgraph's) */
   return TFCC_OK;
 }

@@ -894,6 +894,14 @@ static const hybrid_case k_hybrid_cases[] = {
     /* ref9: a WHILE whose loop variable grows: no subgraph delegated, the float LOGISTIC of the
      * primary subgraph and of the loop body both Eigen's (DPCRN's GRU loops) */
     {"hybrid_net_while_logistic_builtin", "hybrid_builtin", REF, 3, 0, false},
+    /* gtcrn57: a hybrid node in one subgraph puts the float nodes of every subgraph in the
+     * delegate's order (GTCRN-Micro's float-only LSTM bodies): a float-only WHILE body before a
+     * hybrid FULLY_CONNECTED, and a float FULLY_CONNECTED of the primary subgraph before a
+     * body holding the hybrid node; both modes (before: 121 / 160 and 102 / 160 values apart) */
+    {"hybrid_net_while_float_body", "conformance", TFL, 3, 0, false},
+    {"hybrid_net_while_hybrid_body", "conformance", TFL, 2, 0, false},
+    {"hybrid_net_while_float_body_builtin", "hybrid_builtin", REF, 3, 0, false},
+    {"hybrid_net_while_hybrid_body_builtin", "hybrid_builtin", REF, 2, 0, false},
     /* ref9: POW by a one-element integer exponent: TFLite's IntegerPower, not powf */
     /* lead49: a RESHAPE by a computed shape leaves the classic interpreter's subgraph
        undelegated (Eigen's logistic, also on a node no path from the RESHAPE reaches) */
