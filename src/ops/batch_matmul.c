@@ -96,10 +96,11 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
   const bool asym = ctx->node->opts.batch_matmul.asymmetric_quantize_inputs;
   const int64_t rb = tfcc_hybrid_applies(ctx, 0, 1) ? tfcc_hybrid_bmm_rhs_batches(ctx) : 0;
   if (rb > 1) { /* one hybrid per rhs matrix */
-    p->hyb_b = calloc((size_t)rb, sizeof(*p->hyb_b));
-    if (!p->hyb_b)
+    st = tfcc_hybrid_bmm_rhs_check(ctx, rb);
+    p->hyb_b = st == TFCC_OK ? calloc((size_t)rb, sizeof(*p->hyb_b)) : NULL;
+    if (st == TFCC_OK && !p->hyb_b)
       st = tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for BATCH_MATMUL");
-    else
+    else if (st == TFCC_OK)
       p->hyb_nb = rb;
     for (int64_t b = 0; st == TFCC_OK && b < rb; b++)
       st = tfcc_hybrid_bmm_init_slice(ctx, p->adj_x, p->adj_y, asym, b, &p->hyb_b[b]);

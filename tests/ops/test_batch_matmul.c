@@ -256,8 +256,46 @@ static void const_rhs_cases(void) {
   const_rhs_case_packed(2, l7, 2, r7, false, 2, o7, true);
 }
 
+/* A hybrid rhs of many tiny matrices: each matrix's hybrid keeps about 1 KiB besides its
+ * weights, so their state is bounded by the rhs's bytes (4 x + 4 MiB): 4096 matrices of 1 x 1
+ * run, 4113 are refused at init naming why (60,000 of them in 60 KB of a file took 53 MB, and
+ * a [2^24, 1, 1] rhs of 16 MB would have made 15 GB of hybrids). */
+static void hybrid_rhs_matrices(void) {
+  static float lhs[4113], want[4113];
+  static int8_t w[4113];
+  for (int i = 0; i < 4113; i++) {
+    w[i] = (int8_t)(i % 255 - 127);
+    lhs[i] = (float)(i % 9 - 4) * 0.5f;
+    want[i] = lhs[i] * (float)w[i] * 0.02f; /* one lhs value, symmetric quantization: exact */
+  }
+  tt_case c;
+  memset(&c, 0, sizeof(c));
+  c.builtin = TFCC_OP_BATCH_MATMUL;
+  c.n_in = 2;
+  int32_t d[3] = {4096, 1, 1};
+  tt_set(&c.in[0], TFCC_FLOAT32, 3, d, lhs);
+  tt_set(&c.in[1], TFCC_INT8, 3, d, w);
+  tt_q(&c.in[1], 0.02f, 0);
+  tt_set(&c.out, TFCC_FLOAT32, 3, d, NULL);
+  const tfcc_status st = tt_run(&c, true);
+  CHECKF(st == TFCC_OK, "hybrid rhs of 4096 matrices of 1 x 1: %s", c.err.msg);
+  if (st == TFCC_OK) {
+    int bad = 0;
+    for (int i = 0; i < 4096; i++) bad += fabsf(((const float *)c.out_data)[i] - want[i]) > 1e-5f;
+    CHECKF(bad == 0, "hybrid rhs of 4096 matrices of 1 x 1: %d outputs off", bad);
+  }
+  tt_done(&c);
+  d[0] = 4113;
+  tt_set(&c.in[0], TFCC_FLOAT32, 3, d, lhs);
+  tt_set(&c.in[1], TFCC_INT8, 3, d, w);
+  tt_q(&c.in[1], 0.02f, 0);
+  tt_set(&c.out, TFCC_FLOAT32, 3, d, NULL);
+  tt_expect_fail(&c, false, "hybrid int8 rhs of 4113 matrices of 1 bytes: one hybrid each");
+}
+
 int main(void) {
   eigen_order_cases();
+  hybrid_rhs_matrices();
   const_rhs_cases();
   const tfcc_dtype dts[3] = {TFCC_FLOAT32, TFCC_INT8, TFCC_INT16};
   for (int t = 0; t < 3; t++) {
