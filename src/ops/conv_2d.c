@@ -2,6 +2,7 @@
  * (padding, stride_w, stride_h, fused_activation_function, dilation_w, dilation_h).
  * Grouped convolution when input channels = k * filter input channels (TFLite >= 2.9). */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 #include "kernels/ref/conv.h"
 #include "kernels/ref/quant_util.h"
 #include "ops/params_mem.h"
+#include "base/private_map.h"
 #include "ops/bf16_fast.h"
 #include "ops/conv_node.h"
 #include "ops/f32_fast.h"
@@ -58,7 +60,43 @@ typedef struct conv_params {
   const void *q16_src; /* the filter data q16_w was made from */
   const tfcc_q16_gemm_kernel *q16_k;
   tfcc_packed_key q16_key; /* its block in the weights cache (TFCC_BLOCK_Q16_GEMM) */
+  /* the bytes of the largest filter or bias this node said consumed for to a store that gives
+   * pages back (conv_consumed): read in init and every prepare, written by the load's */
+  atomic_size_t given_back;
 } conv_params;
+
+/* The node reads the constants data[i] (bytes[i] each, NULL: none) no more (k's store: the
+ * model's load may give back the whole pages inside them, runtime/const_release.h). A grouped
+ * convolution (a later input of k times the filter's channels) runs the reference kernel on
+ * the raw filter and bias, which conv_grouped_check then refuses if a page of them may be gone. */
+static void conv_consumed(conv_params *p, const tfcc_packed_key *k, const void *f, size_t f_bytes,
+                          const void *b, size_t b_bytes) {
+  if (k->store && k->store->consumed) {
+    size_t most = f ? f_bytes : 0;
+    if (b && b_bytes > most) most = b_bytes;
+    if (most > atomic_load_explicit(&p->given_back, memory_order_relaxed))
+      atomic_store_explicit(&p->given_back, most, memory_order_relaxed);
+  }
+  tfcc_packed_consumed(k, p, f);
+  tfcc_packed_consumed(k, p, b);
+}
+
+/* A grouped convolution reads the raw filter and bias (the reference kernel): refused where
+ * this node gave them back after packing them for one group (conv_consumed; only the whole
+ * pages inside a constant are given back, so none of a constant under a page). Before, it read
+ * the released pages: zeros in the model's copy of its file, a wrong output. */
+static tfcc_status conv_grouped_check(conv_params *p, const tfcc_conv_geom *g, tfcc_err *err) {
+  if (g->in_c == g->filter_in_c ||
+      atomic_load_explicit(&p->given_back, memory_order_relaxed) < tfcc_page_size())
+    return TFCC_OK;
+  return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
+                      "CONV_2D: %d input channels make a grouped convolution (%d groups of %d), "
+                      "whose kernel reads the raw filter; this model's load packed the filter "
+                      "for %d input channels and gave its pages back (a model loaded from the "
+                      "caller's buffer keeps them)",
+                      (int)g->in_c, (int)(g->in_c / g->filter_in_c), (int)g->filter_in_c,
+                      (int)g->filter_in_c);
+}
 
 static void conv_release(void *p) {
   conv_params *cp = p;
@@ -124,8 +162,7 @@ static tfcc_status conv_f32_wino_init(const tfcc_init_ctx *ctx, conv_params *p) 
   if (p->wino_src && ctx->precision != TFCC_PRECISION_BF16) {
     /* every shape of this filter fits Winograd (tfcc_f32_wino_fits): the raw filter and bias
      * are never read again */
-    tfcc_packed_consumed(&key, p, f->data);
-    tfcc_packed_consumed(&key, p, b ? b->data : NULL);
+    conv_consumed(p, &key, f->data, f->data_bytes, b ? b->data : NULL, b ? b->data_bytes : 0);
   }
   return TFCC_OK;
 }
@@ -243,7 +280,7 @@ static void conv_q16_init(const tfcc_init_ctx *ctx, conv_params *p) {
   tfcc_conv_requant r;
   tfcc_conv_requant_from(&p->n.q, TFCC_INT16, &r);
   if (tfcc_q16_gemm_conv_fits(&g, &r) && tfcc_q16_gemm_conv_scratch(&g, 1024))
-    tfcc_packed_consumed(&p->q16_key, p, f->data);
+    conv_consumed(p, &p->q16_key, f->data, f->data_bytes, NULL, 0);
 }
 
 /* Float32 in one of XNNPACK's orders (TFLITE mode): none of tfcc's other float paths. */
@@ -252,6 +289,7 @@ static bool xnn_order(const conv_params *p) { return p->xnn_w || p->xnn_fc || p-
 static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   conv_params *p = tfcc_params_calloc(sizeof(*p)); /* ops/params_mem.h */
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for CONV_2D params");
+  atomic_init(&p->given_back, 0);
   tfcc_bf16_fast_init(&p->bf16, ctx->precision);
   tfcc_status st = tfcc_conv_node_init(&p->n, ctx, false);
   tfcc_f32_fast_attach(&p->n.f32, ctx, TFCC_BLOCK_F32_GEMM);
@@ -328,10 +366,9 @@ static void conv_f32_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
     tfcc_f32_fast_fallback(&p->n.f32, ctx, "CONV_2D", why);
     return;
   }
-  if (!p->bf16.wanted) { /* groups 1: every later shape runs on the packing */
-    tfcc_packed_consumed(&p->n.f32.key, p, f->data);
-    tfcc_packed_consumed(&p->n.f32.key, p, bias ? bias->data : NULL);
-  }
+  if (!p->bf16.wanted) /* groups 1: every later ungrouped shape runs on the packing */
+    conv_consumed(p, &p->n.f32.key, f->data, f->bytes, bias ? bias->data : NULL,
+                  bias ? bias->bytes : 0);
   wino = conv_f32_wino(ctx, g, &otf); /* on the fly, on the packing just made */
   if (wino) {
     ctx->scratch_bytes = tfcc_f32_wino_scratch_bytes(g, wino, tfcc_threadpool_size(ctx->pool));
@@ -365,8 +402,9 @@ static void conv_q8_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
     tfcc_f32_log_fallback_once(&p->n.q8.logged, ctx, "CONV_2D", why);
     return;
   }
-  tfcc_packed_consumed(&p->n.q8.key, p, f->data); /* every later shape runs on the packing */
-  tfcc_packed_consumed(&p->n.q8.key, p, bias ? bias->data : NULL);
+  /* every later ungrouped shape runs on the packing */
+  conv_consumed(p, &p->n.q8.key, f->data, f->bytes, bias ? bias->data : NULL,
+                bias ? bias->bytes : 0);
   const tfcc_q8_packed *pk = conv_q8_packed(ctx, g);
   if (pk) ctx->scratch_bytes = tfcc_q8_scratch_bytes(g, pk, tfcc_threadpool_size(ctx->pool));
 }
@@ -485,6 +523,8 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   }
   st = tfcc_conv_node_check_quant(&p->n, ctx, &g);
   if (st != TFCC_OK) return st;
+  st = conv_grouped_check((conv_params *)ctx->params, &g, ctx->err);
+  if (st != TFCC_OK) return st;
   int32_t od[4] = {g.batches, g.out_h, g.out_w, g.out_c};
   st = conv_residual_check(ctx, od);
   if (st != TFCC_OK) return st;
@@ -499,7 +539,9 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
     ctx->scratch_bytes = conv_i16_gemm_scratch(ctx, &g);
     /* on q16-gemm at every later shape (the filter fixes in_c, the taps and so the scratch):
        the raw filter is never read again */
-    if (ctx->scratch_bytes) tfcc_packed_consumed(&p->q16_key, p, ctx->in[1]->data);
+    if (ctx->scratch_bytes)
+      conv_consumed((conv_params *)ctx->params, &p->q16_key, ctx->in[1]->data, ctx->in[1]->bytes,
+                    NULL, 0);
   }
   return tfcc_tensor_set_shape(ctx->out[0], 4, od, ctx->err);
 }

@@ -366,6 +366,32 @@ int64_t tfcc_hybrid_bmm_rhs_batches(const tfcc_init_ctx *ctx) {
   return w && w->rank >= 2 ? rb : 0;
 }
 
+/* The state one rhs matrix's hybrid keeps besides its weights (the struct, scales, column sums,
+ * a packed panel's padding): 0.9 KiB measured for a 1 x 1 matrix (60,000 of them: 53 MB). */
+#define HYB_BMM_MATRIX_STATE 1024
+
+tfcc_status tfcc_hybrid_bmm_rhs_check(const tfcc_init_ctx *ctx, int64_t rb) {
+  const tfcc_ir_tensor *w = tfcc_conv_ir_input(ctx, 1);
+  if (!w || w->rank < 2 || rb <= 0 || !w->data)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "BATCH_MATMUL: int8 rhs of %lld matrices",
+                        (long long)rb);
+  const uint64_t per = (uint64_t)w->dims[w->rank - 2] * (uint64_t)w->dims[w->rank - 1];
+  if (w->data_bytes / (uint64_t)rb < per)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "BATCH_MATMUL: int8 rhs shape/data mismatch");
+  /* the hybrids' state at most 4 x the rhs's bytes + 4 MiB: any count of matrices of 256 bytes
+     or more, up to 4096 smaller ones (a [2^24, 1, 1] rhs of 16 MB made 15 GB of hybrids) */
+  const uint64_t state = (uint64_t)rb * HYB_BMM_MATRIX_STATE;
+  if (state > 4 * (uint64_t)rb * per + ((uint64_t)4 << 20))
+    return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
+                        "BATCH_MATMUL: hybrid int8 rhs of %lld matrices of %llu bytes: one hybrid "
+                        "each would keep %llu MiB (limit: 4 x the rhs's bytes + 4 MiB, about %d "
+                        "bytes a matrix)",
+                        (long long)rb, (unsigned long long)per, (unsigned long long)(state >> 20),
+                        HYB_BMM_MATRIX_STATE);
+  return TFCC_OK;
+}
+
 tfcc_status tfcc_hybrid_bmm_init_slice(const tfcc_init_ctx *ctx, bool adj_x, bool adj_y,
                                        bool asym_inputs, int64_t b, tfcc_hybrid **out) {
   *out = NULL;

@@ -73,6 +73,10 @@ tfcc_status tfcc_hybrid_bmm_init(const tfcc_init_ctx *ctx, bool adj_x, bool adj_
  * rhs matrix b, made here from matrix b of the rhs (its packing not kept in the weights
  * cache, whose blocks are one per node); run with tfcc_hybrid_fc_eval_at on the matrices. */
 int64_t tfcc_hybrid_bmm_rhs_batches(const tfcc_init_ctx *ctx);
+/* Before the rb hybrids are made: the rhs's data holds rb matrices, and their hybrids' state
+ * stays within 4 x the rhs's bytes + 4 MiB (any count of matrices of 256 bytes or more, up to
+ * 4096 smaller ones); refused naming why otherwise. */
+tfcc_status tfcc_hybrid_bmm_rhs_check(const tfcc_init_ctx *ctx, int64_t rb);
 tfcc_status tfcc_hybrid_bmm_init_slice(const tfcc_init_ctx *ctx, bool adj_x, bool adj_y,
                                        bool asym_inputs, int64_t b, tfcc_hybrid **out);
 

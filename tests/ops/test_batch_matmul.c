@@ -256,8 +256,105 @@ static void const_rhs_cases(void) {
   const_rhs_case_packed(2, l7, 2, r7, false, 2, o7, true);
 }
 
+/* A hybrid rhs of many tiny matrices: each matrix's hybrid keeps about 1 KiB besides its
+ * weights, so their state is bounded by the rhs's bytes (4 x + 4 MiB): 4096 matrices of 1 x 1
+ * run, 4113 are refused at init naming why (60,000 of them in 60 KB of a file took 53 MB, and
+ * a [2^24, 1, 1] rhs of 16 MB would have made 15 GB of hybrids). */
+static void hybrid_rhs_matrices(void) {
+  static float lhs[4113], want[4113];
+  static int8_t w[4113];
+  for (int i = 0; i < 4113; i++) {
+    w[i] = (int8_t)(i % 255 - 127);
+    lhs[i] = (float)(i % 9 - 4) * 0.5f;
+    want[i] = lhs[i] * (float)w[i] * 0.02f; /* one lhs value, symmetric quantization: exact */
+  }
+  tt_case c;
+  memset(&c, 0, sizeof(c));
+  c.builtin = TFCC_OP_BATCH_MATMUL;
+  c.n_in = 2;
+  int32_t d[3] = {4096, 1, 1};
+  tt_set(&c.in[0], TFCC_FLOAT32, 3, d, lhs);
+  tt_set(&c.in[1], TFCC_INT8, 3, d, w);
+  tt_q(&c.in[1], 0.02f, 0);
+  tt_set(&c.out, TFCC_FLOAT32, 3, d, NULL);
+  const tfcc_status st = tt_run(&c, true);
+  CHECKF(st == TFCC_OK, "hybrid rhs of 4096 matrices of 1 x 1: %s", c.err.msg);
+  if (st == TFCC_OK) {
+    int bad = 0;
+    for (int i = 0; i < 4096; i++) bad += fabsf(((const float *)c.out_data)[i] - want[i]) > 1e-5f;
+    CHECKF(bad == 0, "hybrid rhs of 4096 matrices of 1 x 1: %d outputs off", bad);
+  }
+  tt_done(&c);
+  d[0] = 4113;
+  tt_set(&c.in[0], TFCC_FLOAT32, 3, d, lhs);
+  tt_set(&c.in[1], TFCC_INT8, 3, d, w);
+  tt_q(&c.in[1], 0.02f, 0);
+  tt_set(&c.out, TFCC_FLOAT32, 3, d, NULL);
+  tt_expect_fail(&c, false, "hybrid int8 rhs of 4113 matrices of 1 bytes: one hybrid each");
+}
+
+/* A hybrid rhs with matrices, each serving several output batches (lhs batches broadcast over
+ * the rhs's): the lhs matrices of one rhs matrix run gathered, g at a time, as one call of g * m
+ * rows (batch_matmul.c hyb_gather); every output batch must hold the bits of that lhs matrix
+ * against its rhs matrix run alone (a 2-D BATCH_MATMUL). lhs batch dims [5, 2, 1] against rhs
+ * [2, 3] (6 matrices, 5 output batches each): K 7 (one gather of 5), K 30,000 (gathers of 2, 2
+ * and 1: the rows past 256 KiB split). */
+static void hybrid_gathered_case(int32_t k, int32_t n, int32_t m) {
+  const int32_t nb = 30, rb = 6;
+  float *lhs = malloc(sizeof(float) * (size_t)5 * 2 * (size_t)m * (size_t)k);
+  int8_t *w = malloc((size_t)rb * (size_t)k * (size_t)n);
+  CHECK(lhs && w);
+  if (!lhs || !w) {
+    free(lhs);
+    free(w);
+    return;
+  }
+  for (size_t i = 0; i < (size_t)10 * (size_t)m * (size_t)k; i++)
+    lhs[i] = (float)((int)(i * 7 % 23) - 11) * 0.37f;
+  for (size_t i = 0; i < (size_t)rb * (size_t)k * (size_t)n; i++)
+    w[i] = (int8_t)(i * 13 % 255 - 127);
+  tt_case c;
+  memset(&c, 0, sizeof(c));
+  c.builtin = TFCC_OP_BATCH_MATMUL;
+  c.n_in = 2;
+  const int32_t ld[5] = {5, 2, 1, m, k}, rd[4] = {2, 3, k, n}, od[5] = {5, 2, 3, m, n};
+  tt_set(&c.in[0], TFCC_FLOAT32, 5, ld, lhs);
+  tt_set(&c.in[1], TFCC_INT8, 4, rd, w);
+  tt_q(&c.in[1], 0.021f, 0);
+  tt_set(&c.out, TFCC_FLOAT32, 5, od, NULL);
+  tfcc_status st = tt_run(&c, true);
+  CHECKF(st == TFCC_OK, "gathered hybrid k %d: %s", (int)k, c.err.msg);
+  int bad = 0;
+  for (int32_t ob = 0; st == TFCC_OK && ob < nb; ob++) {
+    const int32_t b0 = ob / 6, b1 = ob / 3 % 2, b2 = ob % 3; /* out [5, 2, 3] */
+    tt_case one;
+    memset(&one, 0, sizeof(one));
+    one.builtin = TFCC_OP_BATCH_MATMUL;
+    one.n_in = 2;
+    const int32_t l2[2] = {m, k}, r2[2] = {k, n}, o2[2] = {m, n};
+    tt_set(&one.in[0], TFCC_FLOAT32, 2, l2, lhs + (size_t)(b0 * 2 + b1) * (size_t)m * (size_t)k);
+    tt_set(&one.in[1], TFCC_INT8, 2, r2, w + (size_t)(b1 * 3 + b2) * (size_t)k * (size_t)n);
+    tt_q(&one.in[1], 0.021f, 0);
+    tt_set(&one.out, TFCC_FLOAT32, 2, o2, NULL);
+    if (tt_run(&one, true) == TFCC_OK)
+      bad += memcmp(one.out_data, (const float *)c.out_data + (size_t)ob * (size_t)m * (size_t)n,
+                    sizeof(float) * (size_t)m * (size_t)n) != 0;
+    else
+      bad++;
+    tt_done(&one);
+  }
+  CHECKF(bad == 0, "gathered hybrid k %d: %d of %d output batches differ from one matrix alone",
+         (int)k, bad, (int)nb);
+  tt_done(&c);
+  free(lhs);
+  free(w);
+}
+
 int main(void) {
   eigen_order_cases();
+  hybrid_rhs_matrices();
+  hybrid_gathered_case(7, 4, 3);
+  hybrid_gathered_case(30000, 1, 1);
   const_rhs_cases();
   const tfcc_dtype dts[3] = {TFCC_FLOAT32, TFCC_INT8, TFCC_INT16};
   for (int t = 0; t < 3; t++) {
