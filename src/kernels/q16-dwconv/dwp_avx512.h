@@ -43,4 +43,29 @@ static inline void dwp_pack(const int8_t *wa, const int8_t *wb, int16_t *dst) {
   dwp_pack_lanes(DWP_B, wa, wb, dst);
 }
 
+/* 8 positions at j: VPMULDQ, + bm, VPSRAVQ, the low halves */
+static inline __m256i dwp_rqi8(__m256i s, const tfcc_q16_dw_rq *r, size_t j) {
+  __m512i x = _mm512_mul_epi32(_mm512_cvtepi32_epi64(s), _mm512_loadu_si512(r->mult + j));
+  x = _mm512_add_epi64(x, _mm512_loadu_si512(r->bm + j));
+  return _mm512_cvtepi64_epi32(_mm512_srav_epi64(x, _mm512_loadu_si512(r->shift + j)));
+}
+static inline __m512i dwp_rqi16(__m512i s, const tfcc_q16_dw_rq *r, size_t j) {
+  const __m256i lo = dwp_rqi8(_mm512_castsi512_si256(s), r, j);
+  const __m256i hi = dwp_rqi8(_mm512_extracti64x4_epi64(s, 1), r, j + 8);
+  const __m512i v = _mm512_add_epi32(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1),
+                                     _mm512_set1_epi32(r->offset));
+  return _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(r->act_min)),
+                          _mm512_set1_epi32(r->act_max));
+}
+/* lo and hi requantized (in int16 range), then VPACKSSDW puts each 128-bit lane's channels
+ * 0-3 (lo) and 4-7 (hi) in order */
+static inline void dwp_rq_store(int16_t *out, dwp_acc a, const tfcc_q16_dw_rq *r, size_t j0,
+                                size_t n) {
+  const __m512i v = _mm512_packs_epi32(dwp_rqi16(a.lo, r, j0), dwp_rqi16(a.hi, r, j0 + 16));
+  if (n == DWP_B)
+    _mm512_storeu_si512((void *)out, v);
+  else
+    _mm512_mask_storeu_epi16(out, (__mmask32)((1u << n) - 1), v);
+}
+
 #endif
