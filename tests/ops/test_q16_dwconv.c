@@ -13,7 +13,7 @@
  * 32 taps, zero rows for padding taps on every border. Every depth-multiplier-1 case of at
  * most 32 taps again on the layer packing (tfcc_q16_dw_pack), which runs the fused kernel
  * (requantization from the int32 registers) where the biases are within 2^47 - 2^31 and the
- * total shifts 1..62: biases at that bound and one past it, total shifts 1 and 62, channel
+ * total shifts 1..62: biases at that bound and one past 2^47, total shifts 1 and 62, channel
  * tails shorter than a block, windows with no interior column. */
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +107,7 @@ static tfcc_threadpool *pool3; /* every other case on 3 threads */
 static int case_no, fused_cases;
 
 /* big: biases past 2^47 (clamped) and a total shift of 63 in some channels, which the fused
- * requantization declines; else biases up to its bound 2^47 - 2^31 (one past it in one
+ * requantization declines; else biases up to its bound 2^47 - 2^31 (one just past 2^47 in one
  * channel where case_no % 4 == 1) and total shifts 1 and 62 in some channels */
 static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_kind, bool per_ch,
                       bool relu, int mode, bool big) {
@@ -152,7 +152,8 @@ static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_k
   if (!big) {
     shift[OC - 1] = 14;                                                        /* total shift 1 */
     if (OC > 2) shift[OC / 3] = -47, b64[OC / 3] = ((int64_t)1 << 46) + 12345; /* total 62 */
-    if (case_no % 4 == 1) b64[OC / 2] = ((int64_t)1 << 47) - ((int64_t)1 << 31) + 1;
+    /* past the reference's clamp: the fused path must decline it */
+    if (case_no % 4 == 1) b64[OC / 2] = ((int64_t)1 << 47) + 12345;
   }
   q.mult = mult, q.shift = shift, q.mult_stride = per_ch ? 1 : 0;
   q.act_min = relu ? 0 : -32768, q.act_max = relu ? 6000 : 32767;
