@@ -27,6 +27,20 @@ static inline dwp_acc dwp_step(dwp_acc a, const int16_t *xa, const int16_t *xb, 
   a.hi = _mm512_add_epi32(a.hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(va, vb), w1));
   return a;
 }
+/* dwp_step on the first n < DWP_B channels, the others read as 0 (masked loads: nothing past
+ * channel n - 1 is touched) */
+#define DWP_STEP_N 1
+static inline dwp_acc dwp_step_n(dwp_acc a, const int16_t *xa, const int16_t *xb, const int16_t *w,
+                                 size_t n) {
+  const __mmask32 m = (__mmask32)((1u << n) - 1);
+  const __m512i va = _mm512_maskz_loadu_epi16(m, (const void *)xa);
+  const __m512i vb = _mm512_maskz_loadu_epi16(m, (const void *)xb);
+  const __m512i w0 = _mm512_loadu_si512((const void *)w);
+  const __m512i w1 = _mm512_loadu_si512((const void *)(w + 32));
+  a.lo = _mm512_add_epi32(a.lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(va, vb), w0));
+  a.hi = _mm512_add_epi32(a.hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(va, vb), w1));
+  return a;
+}
 /* lo: channels 0-3, 8-11, 16-19, 24-27; hi: 4-7, 12-15, 20-23, 28-31 */
 static inline void dwp_store64(int64_t *acc, dwp_acc a) {
   const __m512i i0 = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
