@@ -38,6 +38,12 @@ typedef struct dw_params {
   int32_t xnn_ocp;
   const void *xnn_src;
   const tfcc_tflite_f32_kernel *xnn_k;
+  /* 16x8 (int16 input, constant int8 filter, depth multiplier 1): the filter packed once for
+   * q16_k's fused kernel (dw_q16_init), else NULL */
+  int16_t *q16_w;
+  const void *q16_src; /* the filter data q16_w was made from */
+  const tfcc_q16_dw_kernel *q16_k;
+  int32_t q16_c, q16_taps;
 } dw_params;
 
 static void dw_release(void *p) {
@@ -45,7 +51,29 @@ static void dw_release(void *p) {
   if (!cp) return;
   tfcc_conv_node_free(&cp->n);
   tfcc_packed_layout_free(&cp->xnn_wl);
+  free(cp->q16_w);
   tfcc_params_free(cp);
+}
+
+/* 16x8: a constant int8 filter [1, h, w, c] of an int16 input of c channels (depth multiplier
+ * 1) packed once for the q16-dwconv fused kernel (tfcc_q16_dw_pack: c * taps int16 rounded up
+ * to the kernel's blocks). Out of memory or a filter the kernel does not take leaves the layer
+ * to the per-pass packing. The packing follows from the filter and the kernel alone (its name:
+ * block and lane order), so a weights-cache block keyed by the kernel could hold it. */
+static void dw_q16_init(const tfcc_init_ctx *ctx, dw_params *p) {
+  const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
+  if (!in || !f || in->dtype != TFCC_INT16 || f->dtype != TFCC_INT8 || !f->data || f->rank != 4 ||
+      f->sparsity || f->dims[0] != 1 || in->rank != 4 || in->dims[3] != f->dims[3])
+    return;
+  const tfcc_q16_dw_kernel *k = ctx->ks ? ctx->ks->q16_dw : tfcc_q16_dw_select(ctx->isa);
+  const int64_t taps = (int64_t)f->dims[1] * f->dims[2];
+  if (!k || taps <= 0 || taps > TFCC_Q16_DW_MAX_TAPS) return;
+  const size_t bytes = tfcc_q16_dw_packed_bytes(k, f->dims[3], (int32_t)taps);
+  if (!bytes || f->data_bytes < (size_t)taps * (size_t)f->dims[3]) return;
+  p->q16_w = malloc(bytes);
+  if (!p->q16_w) return;
+  tfcc_q16_dw_pack(k, f->dims[3], (int32_t)taps, f->data, p->q16_w);
+  p->q16_k = k, p->q16_src = f->data, p->q16_c = f->dims[3], p->q16_taps = (int32_t)taps;
 }
 
 static tfcc_status dw_init(tfcc_init_ctx *ctx) {
@@ -77,6 +105,7 @@ static tfcc_status dw_init(tfcc_init_ctx *ctx) {
       p->xnn_k = tfcc_tflite_f32_select(ctx->isa);
     }
   }
+  if (!p->n.hyb) dw_q16_init(ctx, p);
   ctx->params = p;
   return TFCC_OK;
 }
@@ -148,7 +177,14 @@ static bool dw_q8_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_con
 static bool dw_i16_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_conv_requant *r) {
   if (!ctx->ks || !ctx->ks->q16_dw || !tfcc_q16_dwconv_fits(g, r)) return false;
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
-  tfcc_q16_dwconv(ctx->pool, ctx->ks->q16_dw, g, r, ctx->in[0]->data, ctx->in[1]->data,
+  const dw_params *p = ctx->params;
+  /* the packing at init where it is this filter, this kernel and these channels */
+  const int16_t *pk = p->q16_w && ctx->in[1]->data == p->q16_src && p->q16_k == ctx->ks->q16_dw &&
+                              g->in_c == p->q16_c && g->out_c == p->q16_c &&
+                              g->filter_h * g->filter_w == p->q16_taps
+                          ? p->q16_w
+                          : NULL;
+  tfcc_q16_dwconv(ctx->pool, ctx->ks->q16_dw, g, r, ctx->in[0]->data, ctx->in[1]->data, pk,
                   bias && bias->dtype == TFCC_INT64 ? bias->data : NULL,
                   bias && bias->dtype == TFCC_INT32 ? bias->data : NULL, ctx->out[0]->data);
   return true;

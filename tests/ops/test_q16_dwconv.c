@@ -10,7 +10,11 @@
  * The tap-pair kernel (k->pairs on k->pack's weights) against the same plain loop (pair
  * counts 0..16, odd taps' zero second weight, 1..3 blocks), and the driver on channel counts
  * of whole blocks and blocks plus a tail (48, 40, 144, 264), even and odd tap counts, exactly
- * 32 taps, zero rows for padding taps on every border. */
+ * 32 taps, zero rows for padding taps on every border. Every depth-multiplier-1 case of at
+ * most 32 taps again on the layer packing (tfcc_q16_dw_pack), which runs the fused kernel
+ * (requantization from the int32 registers) where the biases are within 2^47 - 2^31 and the
+ * total shifts 1..62: biases at that bound and one past 2^47, total shifts 1 and 62, channel
+ * tails shorter than a block, windows with no interior column. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,10 +104,13 @@ typedef struct dw_shape {
 } dw_shape;
 
 static tfcc_threadpool *pool3; /* every other case on 3 threads */
-static int case_no;
+static int case_no, fused_cases;
 
+/* big: biases past 2^47 (clamped) and a total shift of 63 in some channels, which the fused
+ * requantization declines; else biases up to its bound 2^47 - 2^31 (one just past 2^47 in one
+ * channel where case_no % 4 == 1) and total shifts 1 and 62 in some channels */
 static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_kind, bool per_ch,
-                      bool relu, int mode) {
+                      bool relu, int mode, bool big) {
   tfcc_threadpool *pool = case_no++ % 2 ? pool3 : NULL;
   tfcc_conv_geom g;
   memset(&g, 0, sizeof g);
@@ -129,15 +136,24 @@ static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_k
   memset(&q, 0, sizeof q);
   for (int c = 0; c < OC; c++) {
     b64[c] = (int64_t)(int32_t)urand() * 64 - (1 << 29);
-    if (c % 7 == 3) b64[c] = c & 8 ? ((int64_t)1 << 50) : -((int64_t)1 << 50); /* clamped */
+    const int64_t blim = ((int64_t)1 << 47) - ((int64_t)1 << 31);
+    if (big && c % 7 == 3) b64[c] = c & 8 ? ((int64_t)1 << 50) : -((int64_t)1 << 50); /* clamped */
+    if (!big && c % 7 == 3) b64[c] = c & 8 ? blim : -blim;
+    if (!big && c % 13 == 5) b64[c] = (c & 16 ? blim : -blim) - (int64_t)(urand() & 0xffff);
     b32[c] = (int32_t)(urand() & 0xffffff) - (1 << 23);
     mult[c] = (int32_t)(0x40000000u + (urand() & 0x3fffffffu));
     shift[c] = (int32_t)(urand() % 30) - 22; /* -22..7 */
     if (c % 5 == 1) mult[c] = 0x7FFF8000;    /* the reduced multiplier's 0x7FFF branch */
   }
-  if (case_no % 7 == 0 && mode == 0) { /* total shift 63, on a sum far from 2^47 */
+  if (big && case_no % 7 == 0 && mode == 0) { /* total shift 63, on a sum far from 2^47 */
     shift[OC / 2] = -48;
     b64[OC / 2] = 777;
+  }
+  if (!big) {
+    shift[OC - 1] = 14;                                                        /* total shift 1 */
+    if (OC > 2) shift[OC / 3] = -47, b64[OC / 3] = ((int64_t)1 << 46) + 12345; /* total 62 */
+    /* past the reference's clamp: the fused path must decline it */
+    if (case_no % 4 == 1) b64[OC / 2] = ((int64_t)1 << 47) + 12345;
   }
   q.mult = mult, q.shift = shift, q.mult_stride = per_ch ? 1 : 0;
   q.act_min = relu ? 0 : -32768, q.act_max = relu ? 6000 : 32767;
@@ -147,12 +163,21 @@ static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_k
   const int32_t *bb32 = bias_kind == 1 ? b32 : NULL;
   tfcc_dwconv_i16(&g, &q, x, w, bb64, bb32, o0);
   memset(o1, 0x5a, no * sizeof(int16_t));
-  tfcc_q16_dwconv(pool, k, &g, &q, x, w, bb64, bb32, o1);
-  CHECKF(memcmp(o0, o1, no * sizeof(int16_t)) == 0,
-         "%s dw %dx%dx%dx%d m%d k%dx%d s%d,%d p%d,%d d%d,%d bias %d per_ch %d relu %d mode %d "
-         "differs from tfcc_dwconv_i16",
-         k->name, s->batches, s->H, s->W, s->C, s->mult, s->kh, s->kw, s->sh, s->sw, s->pad_h,
-         s->pad_w, s->dh, s->dw, bias_kind, (int)per_ch, (int)relu, mode);
+  /* the per-pass packing, then (depth multiplier 1) the layer's packing and the fused kernel */
+  const size_t pbytes = s->mult == 1 ? tfcc_q16_dw_packed_bytes(k, OC, s->kh * s->kw) : 0;
+  int16_t *pk = pbytes ? malloc(pbytes) : NULL;
+  if (pk) tfcc_q16_dw_pack(k, OC, s->kh * s->kw, w, pk);
+  for (int packed = 0; packed < (pk ? 2 : 1); packed++) {
+    memset(o1, 0x5a, no * sizeof(int16_t));
+    tfcc_q16_dwconv(pool, k, &g, &q, x, w, packed ? pk : NULL, bb64, bb32, o1);
+    CHECKF(memcmp(o0, o1, no * sizeof(int16_t)) == 0,
+           "%s dw %dx%dx%dx%d m%d k%dx%d s%d,%d p%d,%d d%d,%d bias %d per_ch %d relu %d mode %d "
+           "big %d packed %d differs from tfcc_dwconv_i16",
+           k->name, s->batches, s->H, s->W, s->C, s->mult, s->kh, s->kw, s->sh, s->sw, s->pad_h,
+           s->pad_w, s->dh, s->dw, bias_kind, (int)per_ch, (int)relu, mode, (int)big, packed);
+    fused_cases += packed;
+  }
+  free(pk);
   free(x), free(o0), free(o1), free(w), free(b64), free(b32), free(mult), free(shift);
 }
 
@@ -189,6 +214,12 @@ int main(void) {
       {1, 5, 5, 40, 1, 2, 2, 1, 1, 0, 0, 1, 1},   /* 4 taps (pairs only), 40 channels */
       {1, 6, 6, 64, 1, 4, 8, 1, 1, 2, 4, 1, 1},   /* exactly 32 taps */
       {2, 4, 9, 264, 1, 5, 5, 1, 2, 2, 2, 1, 1},  /* 264: a second pass of 8 channels */
+      {1, 10, 23, 37, 1, 3, 3, 1, 2, 2, 3, 2, 3}, /* dilation 2,3, stride 1,2, wide padding */
+      {1, 9, 30, 7, 1, 5, 5, 2, 1, 2, 2, 1, 1},   /* 7 channels (a tail only), 5x5 */
+      {1, 17, 17, 32, 1, 3, 3, 2, 2, 0, 1, 1, 1}, /* MobileNetV2's stride-2 32 channels */
+      {2, 5, 19, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1},   /* one channel, multiplier 1 */
+      {1, 4, 12, 520, 1, 3, 3, 1, 1, 1, 1, 1, 1}, /* 520: three passes, a tail of 8 */
+      {1, 6, 3, 19, 1, 3, 3, 1, 1, 1, 2, 1, 2},   /* no interior column (window wider) */
   };
   tfcc_err err;
   memset(&err, 0, sizeof err);
@@ -211,10 +242,13 @@ int main(void) {
       for (int bias_kind = 0; bias_kind < 3; bias_kind++)
         for (int mode = 0; mode < 3; mode++)
           for (int per_ch = 0; per_ch < 2; per_ch++)
-            conv_case(k, &shapes[si], bias_kind, per_ch, mode == 1 && bias_kind, mode);
+            for (int big = 0; big < 2; big++)
+              conv_case(k, &shapes[si], bias_kind, per_ch, mode == 1 && bias_kind, mode, big);
     tested++;
   }
   tfcc_threadpool_destroy(pool3);
-  printf("%d q16-dwconv kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
+  printf("%d q16-dwconv kernels tested at CPU level %s (%d cases on the layer packing)\n", tested,
+         tfcc_isa_name(best), fused_cases);
+  CHECK(fused_cases > 0);
   return tfcc_test_finish("q16_dwconv");
 }

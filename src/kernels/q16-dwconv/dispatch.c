@@ -2,13 +2,15 @@
  * (dwconv.h): the reference kernel's walk and requantization, its sums from the vector kernel. */
 #include "kernels/q16-dwconv/dwconv.h"
 
+#include <string.h>
+
 #include "kernels/ref/conv_acc.h"
 #include "kernels/ref/conv_walk.h"
 
 #define Q16_DW_ROW(name, fn, sfx, level) \
   { \
     name "-" #sfx, level, fn##_##sfx, fn##_req_##sfx, tfcc_q16_dwp_##sfx, tfcc_q16_dwp_pack_##sfx, \
-        TFCC_Q16_DWP_B_##sfx \
+        tfcc_q16_dwf_##sfx, TFCC_Q16_DWP_B_##sfx \
   }
 static const tfcc_q16_dw_kernel kernels[] = {
     TFCC_KERNEL_ROWS(Q16_DW_ROW, "q16-dwconv", tfcc_q16_dw)};
@@ -21,6 +23,38 @@ enum { Q16_DW_CHUNK = 256 };
 /* A padding tap's input on the tap-pair path (the reference kernel skips the tap: a zero sum). */
 static const int16_t q16_dw_zeros[Q16_DW_CHUNK];
 
+/* the widest block (AVX-512) */
+enum { Q16_DW_MAX_B = 32 };
+
+size_t tfcc_q16_dw_packed_bytes(const tfcc_q16_dw_kernel *k, int32_t c, int32_t taps) {
+  if (!k || !k->fused || !k->pack || !k->block || k->block > Q16_DW_MAX_B || c <= 0 || taps <= 0 ||
+      taps > TFCC_Q16_DW_MAX_TAPS)
+    return 0;
+  const size_t nb = ((size_t)c + k->block - 1) / k->block, npairs = ((size_t)taps + 1) / 2;
+  return nb * npairs * 2 * k->block * sizeof(int16_t);
+}
+
+void tfcc_q16_dw_pack(const tfcc_q16_dw_kernel *k, int32_t c, int32_t taps, const int8_t *filter,
+                      int16_t *dst) {
+  const size_t bsz = k->block, npairs = ((size_t)taps + 1) / 2, nb = ((size_t)c + bsz - 1) / bsz;
+  const int8_t *wps[TFCC_Q16_DW_MAX_TAPS];
+  int8_t pad[TFCC_Q16_DW_MAX_TAPS][Q16_DW_MAX_B]; /* the last block's channels, zero past c */
+  for (size_t b = 0; b < nb; b++) {
+    const size_t c0 = b * bsz, n = (size_t)c - c0 < bsz ? (size_t)c - c0 : bsz;
+    for (size_t t = 0; t < 2 * npairs; t++) {
+      wps[t] = NULL;
+      if (t >= (size_t)taps) continue;
+      wps[t] = filter + t * (size_t)c + c0;
+      if (n < bsz) {
+        memset(pad[t], 0, sizeof pad[t]);
+        memcpy(pad[t], wps[t], n);
+        wps[t] = pad[t];
+      }
+    }
+    k->pack(npairs, wps, 1, dst + b * npairs * 2 * bsz);
+  }
+}
+
 bool tfcc_q16_dwconv_fits(const tfcc_conv_geom *g, const tfcc_conv_requant *q) {
   return g->in_c > 0 && g->out_c % g->in_c == 0 && q->input_offset == 0;
 }
@@ -31,6 +65,7 @@ typedef struct q16_dw_job {
   const tfcc_conv_requant *q;
   const int16_t *in;
   const int8_t *filter;
+  const int16_t *packed;
   const int64_t *b64;
   const int32_t *b32;
   int16_t *out;
@@ -61,6 +96,90 @@ static bool q16_dw_terms_init(const q16_dw_job *j, int32_t c0, int32_t nc, q16_d
   return true;
 }
 
+/* The fused kernel's terms of channels [c0, c0 + nc) in the lane order of blocks of bsz
+ * (dwconv.h, tfcc_q16_dw_rq; padding positions past nc get zeros); false where the fused
+ * requantization is not tfcc_requant64's (a bias past 2^47 - 2^31, a shift outside 1..62, a
+ * clamp range outside int16). */
+typedef struct q16_dw_fterms {
+  int64_t mult[Q16_DW_CHUNK], bm[Q16_DW_CHUNK], shift[Q16_DW_CHUNK];
+} q16_dw_fterms;
+
+static bool q16_dw_fterms_init(const q16_dw_job *j, int32_t c0, int32_t nc, q16_dw_fterms *t,
+                               tfcc_q16_dw_rq *r) {
+  const tfcc_conv_requant *q = j->q;
+  const size_t bsz = j->k->block, np = ((size_t)nc + bsz - 1) / bsz * bsz;
+  const int64_t blim = ((int64_t)1 << 47) - ((int64_t)1 << 31);
+  if (q->act_min < -32768 || q->act_max > 32767) return false;
+  r->mult = t->mult, r->bm = t->bm, r->shift = t->shift;
+  r->offset = q->output_offset, r->act_min = q->act_min, r->act_max = q->act_max;
+  for (size_t p = 0; p < np; p++) {
+    const size_t n = p / bsz * bsz + tfcc_q16_dwf_chan(bsz, p % bsz);
+    t->mult[p] = 0, t->bm[p] = 0, t->shift[p] = 1;
+    if (n >= (size_t)nc) continue;
+    const int32_t c = c0 + (int32_t)n, k = c * q->mult_stride, qm = q->mult[k];
+    const int ts = 15 - q->shift[k];
+    if (ts < 1 || ts > 62) return false;
+    const int64_t b = j->b64 ? j->b64[c] : (j->b32 ? (int64_t)j->b32[c] : 0);
+    if (b > blim || b < -blim) return false;
+    const int64_t m = qm < 0x7FFF0000 ? (qm + (1 << 15)) >> 16 : 0x7FFF;
+    t->mult[p] = m, t->bm[p] = b * m + ((int64_t)1 << (ts - 1)), t->shift[p] = ts;
+  }
+  return true;
+}
+
+/* The tap pointers of output pixel (b, oy, ox) from channel c0 (a padding tap, and the zero
+ * second tap of an odd count, the zero row), and each one's step to the next pixel to the
+ * right (stride_w pixels; 0 for the zero row). */
+static void q16_dw_taps(const q16_dw_job *j, int32_t b, int32_t oy, int32_t ox, size_t c0,
+                        size_t nt, const int16_t **xs, ptrdiff_t *xstep) {
+  const tfcc_conv_geom *g = j->g;
+  const int32_t iy0 = oy * g->stride_h - g->pad_h, ix0 = ox * g->stride_w - g->pad_w;
+  const ptrdiff_t sx = (ptrdiff_t)g->stride_w * g->in_c;
+  size_t t = 0;
+  for (int32_t fy = 0; fy < g->filter_h; fy++) {
+    const int32_t iy = iy0 + g->dil_h * fy;
+    const bool rin = iy >= 0 && iy < g->in_h;
+    for (int32_t fx = 0; fx < g->filter_w; fx++, t++) {
+      const int32_t ix = ix0 + g->dil_w * fx;
+      const bool in = rin && ix >= 0 && ix < g->in_w;
+      xs[t] =
+          in ? j->in + (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c + c0 : q16_dw_zeros;
+      xstep[t] = in ? sx : 0;
+    }
+  }
+  for (; t < nt; t++) xs[t] = q16_dw_zeros, xstep[t] = 0;
+}
+
+/* Output rows [r0, r1) on the fused kernel, channels [c0, c0 + nc): the columns whose window
+ * lies inside the image's width in one call, stepping right; the others one by one. */
+static void q16_dw_fused_rows(const q16_dw_job *j, size_t r0, size_t r1, int32_t c0, int32_t nc,
+                              const tfcc_q16_dw_rq *rq) {
+  const tfcc_conv_geom *g = j->g;
+  const tfcc_q16_dw_kernel *k = j->k;
+  const size_t taps = (size_t)g->filter_h * (size_t)g->filter_w, npairs = (taps + 1) / 2;
+  const int16_t *w = j->packed + (size_t)c0 / k->block * npairs * 2 * k->block;
+  const int16_t *xs[TFCC_Q16_DW_MAX_TAPS];
+  ptrdiff_t xstep[TFCC_Q16_DW_MAX_TAPS];
+  /* ox in [lo, hi): ox * sw - pw >= 0 and ox * sw - pw + dw * (fw - 1) <= in_w - 1 */
+  const int64_t sw = g->stride_w, span = (int64_t)g->dil_w * (g->filter_w - 1);
+  const int64_t last = (int64_t)g->in_w - 1 + g->pad_w - span;
+  int64_t lo = ((int64_t)g->pad_w + sw - 1) / sw, hi = last < 0 ? 0 : last / sw + 1;
+  if (lo > g->out_w) lo = g->out_w;
+  if (hi > g->out_w) hi = g->out_w;
+  if (hi < lo) hi = lo;
+  for (size_t row = r0; row < r1; row++) {
+    const int32_t b = (int32_t)(row / (size_t)g->out_h), oy = (int32_t)(row % (size_t)g->out_h);
+    int16_t *o = j->out + ((size_t)b * g->out_h + oy) * g->out_w * g->out_c + c0;
+    for (int32_t ox = 0; ox < g->out_w; ox++) {
+      const size_t npix = ox == lo && hi > lo ? (size_t)(hi - lo) : 1;
+      q16_dw_taps(j, b, oy, ox, (size_t)c0, 2 * npairs, xs, xstep);
+      k->fused(npairs, xs, xstep, npix, w, (size_t)nc, rq, o + (size_t)ox * g->out_c,
+               (size_t)g->out_c);
+      ox += (int32_t)npix - 1;
+    }
+  }
+}
+
 /* Output rows [r0, r1) of all batches (row = b * out_h + oy). */
 static void q16_dw_rows(void *ctx, size_t r0, size_t r1) {
   const q16_dw_job *j = ctx;
@@ -81,11 +200,20 @@ static void q16_dw_rows(void *ctx, size_t r0, size_t r1) {
   const bool use_pairs = mult == 1 && taps <= TFCC_Q16_DW_MAX_TAPS && k->pairs && k->block;
   const int8_t *wps[TFCC_Q16_DW_MAX_TAPS];
   _Alignas(64) int16_t wpk[TFCC_Q16_DW_MAX_TAPS * Q16_DW_CHUNK];
+  q16_dw_fterms fterms;
+  tfcc_q16_dw_rq frq;
+  const bool packed = use_pairs && j->packed;
   for (int32_t c0 = 0; c0 < g->out_c; c0 += Q16_DW_CHUNK) {
     const int32_t nc = g->out_c - c0 < Q16_DW_CHUNK ? g->out_c - c0 : Q16_DW_CHUNK;
+    if (packed && q16_dw_fterms_init(j, c0, nc, &fterms, &frq)) {
+      q16_dw_fused_rows(j, r0, r1, c0, nc, &frq);
+      continue;
+    }
     const bool vreq = q16_dw_terms_init(j, c0, nc, &terms, &rt);
     const size_t nb = use_pairs ? (size_t)nc / k->block : 0, nbc = nb * k->block;
-    if (nb) {
+    /* the layer's packing where there is one (the same layout, whole blocks first) */
+    const int16_t *wk = packed ? j->packed + (size_t)c0 / k->block * npairs * 2 * k->block : wpk;
+    if (nb && !packed) {
       for (size_t t = 0; t < 2 * npairs; t++)
         wps[t] = t < taps ? j->filter + t * (size_t)g->out_c + (size_t)c0 : NULL;
       k->pack(npairs, wps, nb, wpk);
@@ -109,7 +237,7 @@ static void q16_dw_rows(void *ctx, size_t r0, size_t r1) {
             }
           }
           if (t < 2 * npairs) xs[t] = q16_dw_zeros;
-          k->pairs(npairs, xs, wpk, nb, acc);
+          k->pairs(npairs, xs, wk, nb, acc);
           if (nbc < (size_t)nc) {
             for (t = 0; t < taps; t++) {
               xs[t] += nbc;
@@ -154,8 +282,9 @@ static void q16_dw_rows(void *ctx, size_t r0, size_t r1) {
 
 void tfcc_q16_dwconv(tfcc_threadpool *pool, const tfcc_q16_dw_kernel *k, const tfcc_conv_geom *g,
                      const tfcc_conv_requant *q, const int16_t *in, const int8_t *filter,
-                     const int64_t *bias64, const int32_t *bias32, int16_t *out) {
-  const q16_dw_job j = {k, g, q, in, filter, bias64, bias32, out};
+                     const int16_t *packed, const int64_t *bias64, const int32_t *bias32,
+                     int16_t *out) {
+  const q16_dw_job j = {k, g, q, in, filter, packed, bias64, bias32, out};
   /* an empty output walks no row (2^30 batches of width 0: fuzz55) */
   if (g->out_w <= 0 || g->out_c <= 0) return;
   const size_t rows = (size_t)g->batches * (size_t)g->out_h;

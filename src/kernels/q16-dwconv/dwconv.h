@@ -51,6 +51,39 @@ typedef void (*tfcc_q16_dwp_fn)(size_t npairs, const int16_t *const *x, const in
 typedef void (*tfcc_q16_dwp_pack_fn)(size_t npairs, const int8_t *const *w, size_t nblocks,
                                      int16_t *dst);
 
+/* The fused requantization of tfcc_q16_dwf_fn, per position j of a block (the lane order of the
+ * variant's int32 sums: channel tfcc_q16_dwf_chan(block, j) of the block):
+ *   x = s * mult[j] + bm[j] in int64, (int32)(x >> shift[j]), + offset (wrapping), clamped to
+ *   [act_min, act_max] (within int16).
+ * That is tfcc_requant64 of the int32 sum s bit for bit where bm = bias * mult + 2^(shift - 1),
+ * |bias| <= 2^47 - 2^31 (the reference's clamps to +-2^47 then change nothing) and shift is
+ * 1..62 (tfcc_q16_dw_rq_init checks it). */
+typedef struct tfcc_q16_dw_rq {
+  const int64_t *mult, *bm, *shift;
+  int32_t offset, act_min, act_max;
+} tfcc_q16_dw_rq;
+
+/* Position j (< block) of a block's int32 sums holds channel tfcc_q16_dwf_chan(block, j): the
+ * sums are two vectors of block / 2 lanes, per 128-bit lane the first with channels 0-3, the
+ * second 4-7 (dwp_x86_pack.h; NEON's and the scalar body's 8 lanes are in channel order, which
+ * this gives for block 8). */
+static inline size_t tfcc_q16_dwf_chan(size_t block, size_t j) {
+  const size_t h = block / 2, v = j / h, e = j % h;
+  return e / 4 * 8 + v * 4 + e % 4;
+}
+
+/* The fused tap-pair kernel (dwpair_body.h): for each of npix pixels, for channels c < nc, the
+ * int32 sum over t < 2 * npairs of (int32)x_t[c] * w_t[c] (exact: at most TFCC_Q16_DW_MAX_TAPS
+ * products of |x w| <= 2^22), requantized by r from the registers into out[c]. x: 2 * npairs
+ * pointers of the first pixel (a padding tap a zero row of nc int16); pixel i reads
+ * x[t] + i * xstep[t] and writes out + i * ostep. w: the layer's weights as tfcc_q16_dw_pack
+ * packs them (whole blocks, zero past nc), r: ceil(nc / block) * block terms in lane order.
+ * Channels past the last whole block are copied to a zero-padded row per tap (no load past
+ * x_t[nc - 1]) and stored partially. */
+typedef void (*tfcc_q16_dwf_fn)(size_t npairs, const int16_t *const *x, const ptrdiff_t *xstep,
+                                size_t npix, const int16_t *w, size_t nc, const tfcc_q16_dw_rq *r,
+                                int16_t *out, size_t ostep);
+
 typedef struct tfcc_q16_dw_kernel {
   const char *name;
   tfcc_isa isa;
@@ -58,6 +91,7 @@ typedef struct tfcc_q16_dw_kernel {
   tfcc_q16_dw_req_fn req;
   tfcc_q16_dwp_fn pairs;
   tfcc_q16_dwp_pack_fn pack;
+  tfcc_q16_dwf_fn fused;
   size_t block;
 } tfcc_q16_dw_kernel;
 
@@ -71,7 +105,11 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_q16_dw, tfcc_q16_dw_kernel);
   void name(size_t npairs, const int16_t *const *x, const int16_t *w, size_t nblocks, int64_t *acc)
 #define TFCC_Q16_DWP_PACK_DECL(name) \
   void name(size_t npairs, const int8_t *const *w, size_t nblocks, int16_t *dst)
+#define TFCC_Q16_DWF_DECL(name) \
+  void name(size_t npairs, const int16_t *const *x, const ptrdiff_t *xstep, size_t npix, \
+            const int16_t *w, size_t nc, const tfcc_q16_dw_rq *r, int16_t *out, size_t ostep)
 #define TFCC_Q16_DW_VARIANT(sfx) \
+  TFCC_Q16_DWF_DECL(tfcc_q16_dwf_##sfx); \
   TFCC_Q16_DW_DECL(tfcc_q16_dw_##sfx); \
   TFCC_Q16_DW_REQ_DECL(tfcc_q16_dw_req_##sfx); \
   TFCC_Q16_DWP_DECL(tfcc_q16_dwp_##sfx); \
@@ -88,11 +126,23 @@ TFCC_Q16_DW_VARIANT(neon);
 TFCC_Q16_DW_VARIANT(wasmsimd);
 TFCC_Q16_DW_VARIANT(scalar);
 
+/* The layer packing of the fused kernel (depth multiplier 1, taps <= TFCC_Q16_DW_MAX_TAPS): a
+ * filter [taps][c] of int8 as ceil(c / block) blocks of ceil(taps / 2) pairs of 2 * block
+ * int16 (k->pack's layout; zero past c and for an odd tap count's last tap). Its size in bytes
+ * (0: not packable on k); the packing depends on the filter, k's block and lane order only
+ * (a weights-cache block would be keyed by k->name). */
+size_t tfcc_q16_dw_packed_bytes(const tfcc_q16_dw_kernel *k, int32_t c, int32_t taps);
+void tfcc_q16_dw_pack(const tfcc_q16_dw_kernel *k, int32_t c, int32_t taps, const int8_t *filter,
+                      int16_t *dst);
+
 /* tfcc_dwconv_i16's results (kernels/ref/depthwise_conv.h) on k: input offset 0 (the 16x8
- * kernels' zero point) and out_c a multiple of in_c (tfcc_q16_dwconv_fits); pool may be NULL. */
+ * kernels' zero point) and out_c a multiple of in_c (tfcc_q16_dwconv_fits); pool may be NULL.
+ * packed: NULL, or the filter as tfcc_q16_dw_pack packed it for k (depth multiplier 1): whole
+ * pixels run on the fused kernel where the requantization allows. */
 bool tfcc_q16_dwconv_fits(const tfcc_conv_geom *g, const tfcc_conv_requant *q);
 void tfcc_q16_dwconv(tfcc_threadpool *pool, const tfcc_q16_dw_kernel *k, const tfcc_conv_geom *g,
                      const tfcc_conv_requant *q, const int16_t *in, const int8_t *filter,
-                     const int64_t *bias64, const int32_t *bias32, int16_t *out);
+                     const int16_t *packed, const int64_t *bias64, const int32_t *bias32,
+                     int16_t *out);
 
 #endif

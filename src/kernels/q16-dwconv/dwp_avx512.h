@@ -27,6 +27,20 @@ static inline dwp_acc dwp_step(dwp_acc a, const int16_t *xa, const int16_t *xb, 
   a.hi = _mm512_add_epi32(a.hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(va, vb), w1));
   return a;
 }
+/* dwp_step on the first n < DWP_B channels, the others read as 0 (masked loads: nothing past
+ * channel n - 1 is touched) */
+#define DWP_STEP_N 1
+static inline dwp_acc dwp_step_n(dwp_acc a, const int16_t *xa, const int16_t *xb, const int16_t *w,
+                                 size_t n) {
+  const __mmask32 m = (__mmask32)((1u << n) - 1);
+  const __m512i va = _mm512_maskz_loadu_epi16(m, (const void *)xa);
+  const __m512i vb = _mm512_maskz_loadu_epi16(m, (const void *)xb);
+  const __m512i w0 = _mm512_loadu_si512((const void *)w);
+  const __m512i w1 = _mm512_loadu_si512((const void *)(w + 32));
+  a.lo = _mm512_add_epi32(a.lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(va, vb), w0));
+  a.hi = _mm512_add_epi32(a.hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(va, vb), w1));
+  return a;
+}
 /* lo: channels 0-3, 8-11, 16-19, 24-27; hi: 4-7, 12-15, 20-23, 28-31 */
 static inline void dwp_store64(int64_t *acc, dwp_acc a) {
   const __m512i i0 = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
@@ -41,6 +55,31 @@ static inline void dwp_store64(int64_t *acc, dwp_acc a) {
 }
 static inline void dwp_pack(const int8_t *wa, const int8_t *wb, int16_t *dst) {
   dwp_pack_lanes(DWP_B, wa, wb, dst);
+}
+
+/* 8 positions at j: VPMULDQ, + bm, VPSRAVQ, the low halves */
+static inline __m256i dwp_rqi8(__m256i s, const tfcc_q16_dw_rq *r, size_t j) {
+  __m512i x = _mm512_mul_epi32(_mm512_cvtepi32_epi64(s), _mm512_loadu_si512(r->mult + j));
+  x = _mm512_add_epi64(x, _mm512_loadu_si512(r->bm + j));
+  return _mm512_cvtepi64_epi32(_mm512_srav_epi64(x, _mm512_loadu_si512(r->shift + j)));
+}
+static inline __m512i dwp_rqi16(__m512i s, const tfcc_q16_dw_rq *r, size_t j) {
+  const __m256i lo = dwp_rqi8(_mm512_castsi512_si256(s), r, j);
+  const __m256i hi = dwp_rqi8(_mm512_extracti64x4_epi64(s, 1), r, j + 8);
+  const __m512i v = _mm512_add_epi32(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1),
+                                     _mm512_set1_epi32(r->offset));
+  return _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(r->act_min)),
+                          _mm512_set1_epi32(r->act_max));
+}
+/* lo and hi requantized (in int16 range), then VPACKSSDW puts each 128-bit lane's channels
+ * 0-3 (lo) and 4-7 (hi) in order */
+static inline void dwp_rq_store(int16_t *out, dwp_acc a, const tfcc_q16_dw_rq *r, size_t j0,
+                                size_t n) {
+  const __m512i v = _mm512_packs_epi32(dwp_rqi16(a.lo, r, j0), dwp_rqi16(a.hi, r, j0 + 16));
+  if (n == DWP_B)
+    _mm512_storeu_si512((void *)out, v);
+  else
+    _mm512_mask_storeu_epi16(out, (__mmask32)((1u << n) - 1), v);
 }
 
 #endif

@@ -5,6 +5,7 @@
 #define TFCC_KERNELS_Q16_DWCONV_DWP_NEON_H
 
 #include "kernels/q16-dwconv/dwconv.h"
+#include <string.h>
 #include <arm_neon.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,31 @@ static inline void dwp_store64(int64_t *acc, dwp_acc a) {
 }
 static inline void dwp_pack(const int8_t *wa, const int8_t *wb, int16_t *dst) {
   for (size_t c = 0; c < DWP_B; c++) dst[c] = wa[c], dst[DWP_B + c] = (int16_t)(wb ? wb[c] : 0);
+}
+
+/* 2 positions at j: SMULL, + bm, SSHL by -shift, the low halves */
+static inline int32x2_t dwp_rqi2(int32x2_t s, const tfcc_q16_dw_rq *r, size_t j) {
+  int64x2_t x = vmull_s32(s, vmovn_s64(vld1q_s64(r->mult + j)));
+  x = vaddq_s64(x, vld1q_s64(r->bm + j));
+  return vmovn_s64(vshlq_s64(x, vnegq_s64(vld1q_s64(r->shift + j))));
+}
+static inline int16x4_t dwp_rqi4(int32x4_t s, const tfcc_q16_dw_rq *r, size_t j) {
+  int32x4_t v = vcombine_s32(dwp_rqi2(vget_low_s32(s), r, j), dwp_rqi2(vget_high_s32(s), r, j + 2));
+  v = vaddq_s32(v, vdupq_n_s32(r->offset));
+  v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(r->act_min)), vdupq_n_s32(r->act_max));
+  return vmovn_s32(v);
+}
+/* lo: channels 0-3, hi: 4-7 */
+static inline void dwp_rq_store(int16_t *out, dwp_acc a, const tfcc_q16_dw_rq *r, size_t j0,
+                                size_t n) {
+  const int16x8_t v = vcombine_s16(dwp_rqi4(a.lo, r, j0), dwp_rqi4(a.hi, r, j0 + 4));
+  if (n == DWP_B) {
+    vst1q_s16(out, v);
+  } else {
+    int16_t t[DWP_B];
+    vst1q_s16(t, v);
+    memcpy(out, t, n * sizeof(int16_t));
+  }
 }
 
 #endif

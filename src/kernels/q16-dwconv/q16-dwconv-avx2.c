@@ -6,5 +6,6 @@
 #define TFCC_Q16_DW_REQ_FN tfcc_q16_dw_req_avx2
 #define TFCC_Q16_DWP_FN tfcc_q16_dwp_avx2
 #define TFCC_Q16_DWP_PACK_FN tfcc_q16_dwp_pack_avx2
+#define TFCC_Q16_DWF_FN tfcc_q16_dwf_avx2
 #include "kernels/q16-dwconv/dwconv_body.h"
 #include "kernels/q16-dwconv/dwpair_body.h"

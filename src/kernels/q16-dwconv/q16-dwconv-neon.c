@@ -5,5 +5,6 @@
 #define TFCC_Q16_DW_REQ_FN tfcc_q16_dw_req_neon
 #define TFCC_Q16_DWP_FN tfcc_q16_dwp_neon
 #define TFCC_Q16_DWP_PACK_FN tfcc_q16_dwp_pack_neon
+#define TFCC_Q16_DWF_FN tfcc_q16_dwf_neon
 #include "kernels/q16-dwconv/dwconv_body.h"
 #include "kernels/q16-dwconv/dwpair_body.h"
