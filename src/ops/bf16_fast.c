@@ -5,10 +5,11 @@
 
 #include "base/threadpool.h"
 
-void tfcc_bf16_fast_init(tfcc_bf16_fast *f, int precision) {
+void tfcc_bf16_fast_init(tfcc_bf16_fast *f, const tfcc_init_ctx *ctx) {
   memset(f, 0, sizeof *f);
   tfcc_pack_once_init(&f->once);
-  f->wanted = precision == TFCC_PRECISION_BF16;
+  f->wanted = ctx->precision == TFCC_PRECISION_BF16;
+  f->key = tfcc_init_block_key(ctx, TFCC_BLOCK_BF16_GEMM);
 }
 
 void tfcc_bf16_fast_free(tfcc_bf16_fast *f) {
@@ -21,12 +22,27 @@ static bool const_or_absent(const tfcc_tensor *t) {
   return !t || (t->dtype == TFCC_FLOAT32 && (t->is_const || t->known) && t->data);
 }
 
+/* The packing from the weights cache, else packed and offered to it. */
+static bool pack_cached(tfcc_bf16_fast *f, const tfcc_bf16_gemm_kernel *k, int32_t n, int32_t kdim,
+                        const float *src, size_t ld_n, const float *bias) {
+  const size_t bytes = tfcc_bf16_pack_layout(k, n, kdim, &f->packed);
+  if (!f->packed.k) return false;
+  const void *hit = bytes ? tfcc_packed_get(&f->key, bytes) : NULL;
+  if (hit) {
+    tfcc_bf16_pack_adopt(&f->packed, hit);
+    return true;
+  }
+  if (!tfcc_bf16_pack(k, n, kdim, src, ld_n, 1, bias, &f->packed)) return false;
+  tfcc_packed_put(&f->key, f->packed.w, bytes);
+  return true;
+}
+
 /* Packs B[n][k] = src[n * ld_n + k] once for the bf16 kernel of `isa`. */
 static const tfcc_bf16_packed *pack(tfcc_bf16_fast *f, tfcc_isa isa, int32_t n, int32_t kdim,
                                     const float *src, size_t ld_n, const float *bias) {
   const tfcc_bf16_gemm_kernel *k = tfcc_bf16_gemm_select(isa);
   if (f->wanted && k && !tfcc_bf16_fast_get(f, src) && tfcc_pack_once_begin(&f->once))
-    tfcc_pack_once_end(&f->once, src, tfcc_bf16_pack(k, n, kdim, src, ld_n, 1, bias, &f->packed));
+    tfcc_pack_once_end(&f->once, src, pack_cached(f, k, n, kdim, src, ld_n, bias));
   return tfcc_bf16_fast_get(f, src);
 }
 
