@@ -37,12 +37,20 @@ static bool pack_cached(tfcc_bf16_fast *f, const tfcc_bf16_gemm_kernel *k, int32
   return true;
 }
 
-/* Packs B[n][k] = src[n * ld_n + k] once for the bf16 kernel of `isa`. */
+/* Packs B[n][k] = src[n * ld_n + k] once for the bf16 kernel of `isa`. Once packed, the
+ * operator with params `owner` never reads the float32 weights again (cache57): its every later
+ * prepare finds this packing for the same weights and shapes (the weights fix n and K; only a
+ * grouped conv, which never packs, differs), and its eval runs it, so the weights are consumed
+ * (the model may release them; a warm load leaves them unread). */
 static const tfcc_bf16_packed *pack(tfcc_bf16_fast *f, tfcc_isa isa, int32_t n, int32_t kdim,
-                                    const float *src, size_t ld_n, const float *bias) {
+                                    const float *src, size_t ld_n, const float *bias,
+                                    const void *owner) {
   const tfcc_bf16_gemm_kernel *k = tfcc_bf16_gemm_select(isa);
-  if (f->wanted && k && !tfcc_bf16_fast_get(f, src) && tfcc_pack_once_begin(&f->once))
-    tfcc_pack_once_end(&f->once, src, pack_cached(f, k, n, kdim, src, ld_n, bias));
+  if (f->wanted && k && !tfcc_bf16_fast_get(f, src) && tfcc_pack_once_begin(&f->once)) {
+    const bool ok = pack_cached(f, k, n, kdim, src, ld_n, bias);
+    if (ok) tfcc_packed_consumed(&f->key, owner, src);
+    tfcc_pack_once_end(&f->once, src, ok);
+  }
   return tfcc_bf16_fast_get(f, src);
 }
 
@@ -57,7 +65,7 @@ bool tfcc_bf16_fast_conv_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, const tfcc
     return false;
   const int32_t K = g->filter_h * g->filter_w * g->filter_in_c;
   const tfcc_bf16_packed *p =
-      pack(f, ctx->isa, g->out_c, K, w->data, (size_t)K, bias ? bias->data : NULL);
+      pack(f, ctx->isa, g->out_c, K, w->data, (size_t)K, bias ? bias->data : NULL, ctx->params);
   if (!p || p->n != g->out_c || p->kdim != K) return false;
   ctx->scratch_bytes = tfcc_bf16_conv_scratch_bytes(g, p, tfcc_threadpool_size(ctx->pool));
   return true;
@@ -80,8 +88,8 @@ bool tfcc_bf16_fast_fc_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, int32_t batc
   if (!f->wanted || ctx->in[0]->dtype != TFCC_FLOAT32 || units <= 0 || accum <= 0 ||
       !const_or_absent(w) || !const_or_absent(bias))
     return false;
-  const tfcc_bf16_packed *p =
-      pack(f, ctx->isa, units, accum, w->data, (size_t)accum, bias ? bias->data : NULL);
+  const tfcc_bf16_packed *p = pack(f, ctx->isa, units, accum, w->data, (size_t)accum,
+                                   bias ? bias->data : NULL, ctx->params);
   if (!p || p->n != units || p->kdim != accum) return false;
   ctx->scratch_bytes = tfcc_bf16_gemm_scratch_bytes(p, batches, tfcc_threadpool_size(ctx->pool));
   return true;
