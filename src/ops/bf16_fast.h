@@ -19,10 +19,14 @@ typedef struct tfcc_bf16_fast {
   tfcc_pack_once once;
   bool wanted; /* the model's precision is bf16 */
   tfcc_bf16_packed packed;
+  tfcc_packed_key key; /* block TFCC_BLOCK_BF16_GEMM of the weights cache: the panels */
 } tfcc_bf16_fast;
 
-/* init: precision is the model's tfcc_precision (tfcc_init_ctx.precision). */
-void tfcc_bf16_fast_init(tfcc_bf16_fast *f, int precision);
+/* init, at the operator's init: the model's precision (tfcc_init_ctx.precision) and the node's
+ * weights-cache key. The packing (its size follows from the weights' shape and the bf16 kernel,
+ * which the cache's kernel level fixes) is taken from the cache where it holds it, else packed
+ * and offered to it. */
+void tfcc_bf16_fast_init(tfcc_bf16_fast *f, const tfcc_init_ctx *ctx);
 void tfcc_bf16_fast_free(tfcc_bf16_fast *f);
 
 /* The packing for these weights, or NULL (eval: no locking). */

@@ -290,7 +290,7 @@ static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   conv_params *p = tfcc_params_calloc(sizeof(*p)); /* ops/params_mem.h */
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for CONV_2D params");
   atomic_init(&p->given_back, 0);
-  tfcc_bf16_fast_init(&p->bf16, ctx->precision);
+  tfcc_bf16_fast_init(&p->bf16, ctx);
   tfcc_status st = tfcc_conv_node_init(&p->n, ctx, false);
   tfcc_f32_fast_attach(&p->n.f32, ctx, TFCC_BLOCK_F32_GEMM);
   tfcc_q8_fast_attach(&p->n.q8, ctx, TFCC_BLOCK_Q8_GEMM);

@@ -1,5 +1,7 @@
 /* DENSIFY: expands a constant sparse tensor (float32, float16, int8) into its dense form once
- * at model init (TFLite FormatConverter semantics); eval copies the stored dense data. */
+ * at model init (TFLite FormatConverter semantics); eval copies the stored dense data. The
+ * dense data is block TFCC_BLOCK_DENSIFY of the weights cache (its size follows from the
+ * shape): a warm load uses the cache's copy in place and does not read the sparse tensor. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +12,8 @@
 
 typedef struct densify_params {
   size_t bytes;
-  uint8_t data[];
+  const uint8_t *data; /* own, or a block of the weights cache (read only) */
+  uint8_t own[];
 } densify_params;
 
 static tfcc_status densify_init(tfcc_init_ctx *ctx) {
@@ -40,16 +43,22 @@ static tfcc_status densify_init(tfcc_init_ctx *ctx) {
   if (n < 0 || (uint64_t)n > ((uint64_t)1 << 40) / es)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, OP ": tensor %d has an invalid shape",
                         (int)ti);
-  densify_params *p = malloc(sizeof(*p) + (size_t)n * es);
+  const size_t bytes = (size_t)n * es;
+  const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_DENSIFY);
+  const void *hit = tfcc_packed_get(&key, bytes);
+  densify_params *p = malloc(sizeof(*p) + (hit ? 0 : bytes));
   if (!p)
-    return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, OP ": cannot allocate %zu bytes",
-                        (size_t)n * es);
-  p->bytes = (size_t)n * es;
-  tfcc_status st = tfcc_ref_densify(t->sparsity, t->rank, t->dims, t->data,
-                                    (int64_t)(t->data_bytes / es), es, p->data, ctx->err);
-  if (st) {
-    free(p);
-    return tfcc_err_prefix(ctx->err, OP " tensor %d", (int)ti);
+    return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, OP ": cannot allocate %zu bytes", bytes);
+  p->bytes = bytes;
+  p->data = hit ? hit : p->own;
+  if (!hit) {
+    tfcc_status st = tfcc_ref_densify(t->sparsity, t->rank, t->dims, t->data,
+                                      (int64_t)(t->data_bytes / es), es, p->own, ctx->err);
+    if (st) {
+      free(p);
+      return tfcc_err_prefix(ctx->err, OP " tensor %d", (int)ti);
+    }
+    tfcc_packed_put(&key, p->own, bytes);
   }
   ctx->params = p;
   return TFCC_OK;

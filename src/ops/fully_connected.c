@@ -247,7 +247,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
   tfcc_f32_fast_attach(&p->f32, ctx, TFCC_BLOCK_F32_GEMM);
   tfcc_q8_fast_init(&p->q8);
   tfcc_q8_fast_attach(&p->q8, ctx, TFCC_BLOCK_Q8_GEMM);
-  tfcc_bf16_fast_init(&p->bf16, ctx->precision);
+  tfcc_bf16_fast_init(&p->bf16, ctx);
   const tfcc_fully_connected_options *o = &ctx->node->opts.fc;
   p->act = o->activation;
   int32_t wf = o->weights_format;

@@ -314,7 +314,7 @@ void tfcc_hybrid_free(tfcc_hybrid *h) {
   free(h->fscale);
   free(h->wsum);
   free(h->wsumf);
-  free(h->w32);
+  free(h->w32_own);
   free(h->w_own);
   if (h->packed.k && !h->packed_borrowed) tfcc_q8_packed_free(&h->packed);
   tfcc_q8_dw_packed_free(&h->dwv);
@@ -462,6 +462,25 @@ static bool dw_rows_any_width(const tfcc_init_ctx *ctx, const tfcc_hybrid *h) {
   const tfcc_depthwise_options *o = &ctx->node->opts.depthwise;
   return h->dwv.rows && h->dwv.w &&
          tfcc_q8_dw_fits_any_width(h->dwv.fh, h->dwv.fw, o->stride_w, o->dilation_w);
+}
+
+/* The int16 kernel's filter widened to int32 (w32), block TFCC_BLOCK_HYB_DW32 of the weights
+ * cache (its size follows from the filter's; a hit is used in place, the filter not read for
+ * it). False: no memory. */
+static bool dw_widen(const tfcc_init_ctx *ctx, tfcc_hybrid *h, int64_t elems) {
+  const size_t bytes = (size_t)elems * sizeof(int32_t);
+  const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_HYB_DW32);
+  const void *hit = tfcc_packed_get(&key, bytes);
+  if (hit) {
+    h->w32 = hit;
+    return true;
+  }
+  h->w32_own = malloc(bytes);
+  if (!h->w32_own) return false;
+  for (int64_t i = 0; i < elems; i++) h->w32_own[i] = h->w[i];
+  h->w32 = h->w32_own;
+  tfcc_packed_put(&key, h->w32_own, bytes);
+  return true;
 }
 
 /* The vector int16 kernel at geometry g (its widened filter made: not where the row kernel
@@ -688,11 +707,7 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *w
   if (op == TFCC_HYB_DW) {
     dw_rows_init(ctx, h, w);
     /* not where the row kernel runs every geometry (MobileNetV2 hybrid: 252 KB) */
-    if (!dw_rows_any_width(ctx, h)) {
-      h->w32 = malloc((size_t)elems * sizeof(int32_t));
-      if (!h->w32) goto oom;
-      for (int64_t i = 0; i < elems; i++) h->w32[i] = h->w[i];
-    }
+    if (!dw_rows_any_width(ctx, h) && !dw_widen(ctx, h, elems)) goto oom;
   } else {
     h->wsum = malloc((size_t)n * sizeof(int32_t));
     if (!h->wsum) goto oom;

@@ -40,7 +40,9 @@ typedef struct tfcc_hybrid {
   int32_t *wsum; /* [n] column sums (GEMM ops) */
   float *wsumf;  /* [n] the same as floats where the output stage may use them (tfcc_q8_hybrid's
                    wsumf: kdim <= TFCC_Q8_HYB_FMA_MAX_K, u8 x s8 kernel), else NULL */
-  int32_t *w32;  /* depthwise: the filter widened to int32 (fast kernel) */
+  const int32_t *w32; /* depthwise: the filter widened to int32 (fast kernel): w32_own, or a
+                         block of the weights cache (TFCC_BLOCK_HYB_DW32, read only) */
+  int32_t *w32_own;
   tfcc_q8_dw_packed dwv;         /* depthwise, depth multiplier 1: packed for the q8 row kernel with
                             its hybrid output (int8 input; k NULL: none on this CPU) */
   tfcc_q8_packed packed;         /* GEMM ops: weights packed for the q8 GEMM (k NULL: none) */

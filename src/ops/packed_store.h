@@ -86,7 +86,15 @@ enum {
    * (tfcc_xnn_conv_pack: [K][out_c rounded up to 16]), or a float DEPTHWISE_CONV_2D of one input
    * channel packed so (ops/packed_layouts.h); since cache56 a FULLY_CONNECTED-order 1x1 CONV_2D's
    * panels are TFCC_BLOCK_XNN_FC */
-  TFCC_BLOCK_XNN_CONV = 21
+  TFCC_BLOCK_XNN_CONV = 21,
+  /* a hybrid DEPTHWISE_CONV_2D's int8 filter widened to int32 for the int16 vector kernel
+   * (kernels/hybrid/dwconv.h), where the q8 row kernel does not take every geometry (ops/hybrid.c) */
+  TFCC_BLOCK_HYB_DW32 = 22,
+  /* DENSIFY's dense output: the constant sparse tensor expanded (float32, float16 or int8) */
+  TFCC_BLOCK_DENSIFY = 23,
+  /* precision bf16: a float32 CONV_2D / FULLY_CONNECTED's weights (and bias) packed for the bf16
+   * GEMM (tfcc_bf16_pack: bias + bf16 pair panels of the kernel's NR columns, ops/bf16_fast.c) */
+  TFCC_BLOCK_BF16_GEMM = 24
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

@@ -441,6 +441,15 @@ static int model_winograd(const tfcc_model *m) {
                                        : TFCC_WINO_OTF;
 }
 static void file_id(const struct stat *st, tfcc_wc_src_id *id);
+/* The passes the load disables: the options', and the expand + depthwise fusion at precision bf16
+ * (the expand convolutions keep their bf16 GEMM; the fused op is float32) and with a device (it
+ * runs the 1x1 expand convolution and the depthwise as two nodes). */
+static uint32_t model_disabled_passes(const tfcc_model *m) {
+  uint32_t d = m->opts.disabled_passes;
+  if (m->opts.precision == TFCC_PRECISION_BF16) d |= TFCC_PASS_FUSE_EXPAND_DWCONV;
+  if (m->rt && m->rt->device) d |= TFCC_PASS_FUSE_EXPAND_DWCONV;
+  return d;
+}
 
 /* The reader with each buffer's length read from the file the model's kept pages are mapped
  * from (tfcc_model_file_peek), 16 KiB of it at a time through a buffer on the stack (pages the
@@ -494,12 +503,8 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
                (int)fail_sg, (int)fail_node,
                tfcc_node_op_name(&g->subgraphs[fail_sg].nodes[fail_node]), fail_why);
   }
-  /* precision bf16: the expand convolutions keep their bf16 GEMM (the fused op is float32);
-   * kept in the options so that weight updates run the same passes */
-  if (m->opts.precision == TFCC_PRECISION_BF16)
-    m->opts.disabled_passes |= TFCC_PASS_FUSE_EXPAND_DWCONV;
-  /* a device runs the 1x1 expand convolution and the depthwise as two nodes */
-  if (m->rt && m->rt->device) m->opts.disabled_passes |= TFCC_PASS_FUSE_EXPAND_DWCONV;
+  /* kept in the options so that weight updates run the same passes */
+  m->opts.disabled_passes = model_disabled_passes(m);
   /* float16 is the device's precision: the CPU's nodes run in float32 */
   const int cpu_precision =
       m->opts.precision == TFCC_PRECISION_F16 ? TFCC_PRECISION_F32 : (int)m->opts.precision;
@@ -555,14 +560,17 @@ static bool in_hole(void *user, uintptr_t a, uintptr_t b) {
 }
 
 /* What the packed blocks depend on besides the model bytes: the kernel level and the tiles
- * chosen there, and the options that change packing (weights_cache.h). */
+ * chosen there, and the options that change packing (weights_cache.h). The passes are those the
+ * load runs (model_disabled_passes): the first load opens its cache before it sets them in the
+ * options, a weight update's writer after (cache57: with precision bf16 the two differed, so a
+ * fresh load refused every cache an update wrote). */
 static void weights_cache_ident(const tfcc_model *m, char *buf, size_t cap) {
   const tfcc_isa isa = tfcc_model_env(m).isa;
   const tfcc_kernel_set *ks = tfcc_kernel_set_for(isa);
   snprintf(buf, cap, "tfcc %d.%d isa=%s gemm=%s p%d q%d w%d x%08x", TFCC_VERSION_MAJOR,
            TFCC_VERSION_MINOR, tfcc_isa_name(isa), ks && ks->f32_gemm ? ks->f32_gemm->name : "-",
            (int)m->opts.precision, (int)m->opts.quant_compat, model_winograd(m),
-           (unsigned)m->opts.disabled_passes);
+           (unsigned)model_disabled_passes(m));
 }
 
 static int cmp_cr_range(const void *a, const void *b) {

@@ -424,7 +424,8 @@ static bool left_out(const tfcc_wcache *c, uint32_t block) {
           block == TFCC_BLOCK_XNN_FC_TAIL || block == TFCC_BLOCK_EIGEN_CONV ||
           block == TFCC_BLOCK_FC_EIGEN || block == TFCC_BLOCK_BMM_F32_GEMM ||
           block == TFCC_BLOCK_BMM_F32_T || block == TFCC_BLOCK_F32_LSTM ||
-          block == TFCC_BLOCK_XNN_CONV);
+          block == TFCC_BLOCK_XNN_CONV || block == TFCC_BLOCK_HYB_DW32 ||
+          block == TFCC_BLOCK_DENSIFY || block == TFCC_BLOCK_BF16_GEMM);
 }
 
 static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes) {

@@ -92,6 +92,16 @@ if [ -x "$build/tools/tfcc" ] && [ -n "$shared" ]; then
     "$build/tools/tfcc" bench "$conf/$m.tflite" --runs 1 --warmup 0 --profile-runs 0 \
       --weights-cache "$wcorpus/$m.wc" >/dev/null 2>&1 || true
   done
+  # cache57: 22, a hybrid depthwise filter widened to int32 (depth multiplier 2: every CPU), and
+  # 24, precision bf16's packing (where a bf16 kernel runs: AVX512-BF16)
+  for m in depthwise_conv_2d_hybrid_pc_3x3_valid_m2_s2 conv_2d_f32_3x3_same; do
+    [ -f "$conf/$m.tflite" ] || continue
+    rm -f "$wcorpus/$m.wc"
+    prec=f32
+    [ "$m" = conv_2d_f32_3x3_same ] && prec=bf16
+    "$build/tools/tfcc" bench "$conf/$m.tflite" --runs 1 --warmup 0 --profile-runs 0 \
+      --precision "$prec" --weights-cache "$wcorpus/$m.wc" >/dev/null 2>&1 || true
+  done
   ls -l "$wcorpus"
 fi
 # Encrypted-container seeds (fuzz_crypto_container's fixed key is 01 02 .. 20).

@@ -22,7 +22,10 @@
  * generic, where the reference kernel runs and nothing is packed); the 16x8 FULLY_CONNECTED's
  * q16-gemm packing (TFCC_BLOCK_Q16_GEMM, as CONV_2D's) and tiny int8 FULLY_CONNECTED layers'
  * q8-fc-small packing (TFCC_BLOCK_Q8_FC_SMALL); hybrid models' XNNPACK-order float convolution
- * packings (TFCC_BLOCK_XNN_CONV; an FC-order 1x1 CONV_2D's panels, TFCC_BLOCK_XNN_FC). */
+ * packings (TFCC_BLOCK_XNN_CONV; an FC-order 1x1 CONV_2D's panels, TFCC_BLOCK_XNN_FC). cache57:
+ * a hybrid DEPTHWISE_CONV_2D's filter widened to int32 (TFCC_BLOCK_HYB_DW32; not where the row
+ * kernel takes the layer) and, at precision bf16, CONV_2D / FULLY_CONNECTED weights packed for
+ * the bf16 GEMM (TFCC_BLOCK_BF16_GEMM, where a bf16 kernel runs: its cache refused at avx2). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +33,7 @@
 #include <unistd.h>
 
 #include "format/tflite_reader.h"
+#include "kernels/bf16-gemm/gemm.h"
 #include "kernels/q8-dwconv/dwconv.h"
 #include "kernels/q8-lstm/lstm.h"
 #include "ops/packed_store.h"
@@ -53,7 +57,8 @@ typedef struct pcase {
   uint32_t block;
   bool wide_only; /* the block exists only where an 8- or 16-lane variant runs */
   bool int8_too;  /* the variant changes int8 constants too (the block packs int8 weights) */
-  bool dw_rows;   /* the block exists only where the q8 depthwise has a row kernel (VNNI) */
+  bool dw_rows;   /* the block exists only where the q8 depthwise has a row kernel (VNNI);
+                     TFCC_BLOCK_HYB_DW32: only where it has none */
 } pcase;
 
 /* A copy of the model with every float32 constant changed (scaled, shifted), integers kept
@@ -92,12 +97,12 @@ static uint8_t *float_variant(const uint8_t *model, size_t size, bool int8_too) 
   return out;
 }
 
-static tfcc_model *load(tfcc_runtime *rt, const char *path, const char *cache,
-                        tfcc_quant_compat qc) {
+static tfcc_model *load(tfcc_runtime *rt, const char *path, const char *cache, const pcase *pc) {
   tfcc_model_options mo;
   tfcc_model_options_default(&mo);
   mo.weights_cache = cache;
-  mo.quant_compat = qc;
+  mo.quant_compat = pc->qc;
+  if (pc->block == TFCC_BLOCK_BF16_GEMM) mo.precision = TFCC_PRECISION_BF16;
   tfcc_model *m = NULL;
   if (tfcc_model_load_file(rt, path, &mo, &m) != TFCC_OK)
     fprintf(stderr, "load %s: %s\n", path, tfcc_last_error());
@@ -145,18 +150,38 @@ static uint32_t blocks_in(const char *path, uint32_t block) {
   return count;
 }
 
+/* The block exists only at cap avx512 (the q8 depthwise's row kernel, the bf16 GEMM): its cache
+ * is made there and refused at avx2 (else made at avx2, refused at sse4). */
+static bool avx512_only(const pcase *pc) {
+  return (pc->dw_rows && pc->block != TFCC_BLOCK_HYB_DW32) || pc->block == TFCC_BLOCK_BF16_GEMM;
+}
+
+/* The model packs block pc->block at this kernel level. */
+static bool wants_block(const pcase *pc, tfcc_isa isa, const char *cap) {
+  const tfcc_q8_dw_kernel *dwk = tfcc_q8_dw_select(isa);
+  switch (pc->block) {
+    case TFCC_BLOCK_Q8_LSTM: return tfcc_q8_lstm_select(isa)->isa != TFCC_ISA_GENERIC;
+    case TFCC_BLOCK_BF16_GEMM: return tfcc_bf16_gemm_select(isa) != NULL;
+    /* widened where the row kernel does not take the layer (depth multiplier 1: no row kernel) */
+    case TFCC_BLOCK_HYB_DW32: return !pc->dw_rows || !(dwk && dwk->row_s);
+    default: break;
+  }
+  if (pc->dw_rows) return dwk && dwk->row_s;
+  return !pc->wide_only || strcmp(cap, "avx2") == 0 || strcmp(cap, "avx512") == 0;
+}
+
 /* The cache at `cache` (written at another cap) loaded at cap `other`: refused and rewritten
  * (where `other` has blocks), the output that of a load at `other` without a cache. */
 static void foreign(const pcase *pc, const char *path, const char *cache, const char *other) {
   tfcc_runtime *rt = lc_runtime(other, log_fn);
   if (!rt) return;
   size_t nr = 0;
-  tfcc_model *m = load(rt, path, NULL, pc->qc);
+  tfcc_model *m = load(rt, path, NULL, pc);
   uint8_t *ref = m ? run_all(m, &nr) : NULL;
   tfcc_model_release(m);
-  m = load(rt, path, cache, pc->qc);
+  m = load(rt, path, cache, pc);
   const tfcc_wcache_stats st = m ? cur_stats(m) : (tfcc_wcache_stats){0};
-  CHECKF(st.rejected && st.hits == 0 && (st.written > 0 || pc->wide_only || pc->dw_rows),
+  CHECKF(st.rejected && st.hits == 0 && (st.written > 0 || pc->wide_only || avx512_only(pc)),
          "%s: a cache of another cap loaded at %s: rejected %d, %u hits, %u written", pc->file,
          other, (int)st.rejected, st.hits, st.written);
   CHECKF(ref && m && same(m, ref, nr), "%s: foreign cache at %s: output differs", pc->file, other);
@@ -179,10 +204,10 @@ static void test_case(const pcase *pc, const char *cap) {
   CHECKF(b && lc_write_file(pa, a, n) && lc_write_file(pb, b, n), "%s: files", pc->file);
   if (!b) goto done;
   /* the references: fresh loads of A and of B, no cache */
-  tfcc_model *m = load(rt, pa, NULL, pc->qc);
+  tfcc_model *m = load(rt, pa, NULL, pc);
   ref_a = run_all(m, &na);
   tfcc_model_release(m);
-  m = load(rt, pb, NULL, pc->qc);
+  m = load(rt, pb, NULL, pc);
   ref_b = run_all(m, &nb);
   tfcc_model_release(m);
   CHECKF(ref_a && ref_b && na == nb && memcmp(ref_a, ref_b, na) != 0,
@@ -190,7 +215,7 @@ static void test_case(const pcase *pc, const char *cap) {
   if (!ref_a || !ref_b || na != nb) goto done;
 
   /* updates without a cache: file to B, buffer back to A */
-  m = load(rt, pa, NULL, pc->qc);
+  m = load(rt, pa, NULL, pc);
   CHECK(m && same(m, ref_a, na));
   CHECKF(m && tfcc_model_update_weights(m, pb) == TFCC_OK && same(m, ref_b, nb),
          "%s at %s: update to B: not B's fresh-load output", pc->file, cap);
@@ -199,13 +224,9 @@ static void test_case(const pcase *pc, const char *cap) {
   tfcc_model_release(m);
 
   /* the cache: cold (written, with the block), warm (taken), update (rewritten), load of B */
-  const tfcc_q8_dw_kernel *dwk = tfcc_q8_dw_select(rt->isa);
-  const bool want_block =
-      pc->block == TFCC_BLOCK_Q8_LSTM ? tfcc_q8_lstm_select(rt->isa)->isa != TFCC_ISA_GENERIC
-      : pc->dw_rows                   ? dwk && dwk->row_s
-                    : !pc->wide_only || strcmp(cap, "avx2") == 0 || strcmp(cap, "avx512") == 0;
+  const bool want_block = wants_block(pc, rt->isa, cap);
   unlink(cache);
-  m = load(rt, pa, cache, pc->qc);
+  m = load(rt, pa, cache, pc);
   CHECK(m && same(m, ref_a, na));
   tfcc_wcache_stats st = m ? cur_stats(m) : (tfcc_wcache_stats){0};
   /* a model without any block at this cap (the FC-order 1x1 of 4-lane variants) writes none */
@@ -215,7 +236,7 @@ static void test_case(const pcase *pc, const char *cap) {
   CHECKF(want_block ? blocks_in(cache, pc->block) > 0 : blocks_in(cache, pc->block) == 0,
          "%s at %s: %u blocks %u in the cold cache, expected %s", pc->file, cap,
          blocks_in(cache, pc->block), (unsigned)pc->block, want_block ? "some" : "none");
-  m = load(rt, pa, cache, pc->qc);
+  m = load(rt, pa, cache, pc);
   st = m ? cur_stats(m) : (tfcc_wcache_stats){0};
   CHECKF(!blocks || (st.hits > 0 && st.misses == 0 && st.written == 0 && !st.rejected),
          "%s at %s: warm load: %u hits %u misses %u written", pc->file, cap, st.hits, st.misses,
@@ -224,8 +245,9 @@ static void test_case(const pcase *pc, const char *cap) {
   CHECKF(!want_block || st.hits >= blocks_in(cache, pc->block),
          "%s at %s: warm load took %u blocks, the file holds %u of block %u", pc->file, cap,
          st.hits, blocks_in(cache, pc->block), (unsigned)pc->block);
-  if (want_block && strcmp(cap, pc->dw_rows ? "avx512" : "avx2") == 0)
-    foreign(pc, pa, cache, pc->dw_rows ? "avx2" : "sse4");
+  const bool only512 = avx512_only(pc);
+  if (want_block && strcmp(cap, only512 ? "avx512" : "avx2") == 0)
+    foreign(pc, pa, cache, only512 ? "avx2" : "sse4");
   CHECK(m && tfcc_model_update_weights(m, pb) == TFCC_OK);
   if (m) tfcc_weights_join_writer(m);
   st = m ? cur_stats(m) : (tfcc_wcache_stats){0};
@@ -236,7 +258,7 @@ static void test_case(const pcase *pc, const char *cap) {
          cap);
   tfcc_model_release(m);
   CHECK(want_block ? blocks_in(cache, pc->block) > 0 : blocks_in(cache, pc->block) == 0);
-  m = load(rt, pb, cache, pc->qc);
+  m = load(rt, pb, cache, pc);
   st = m ? cur_stats(m) : (tfcc_wcache_stats){0};
   CHECKF(!blocks || (st.hits > 0 && st.misses == 0 && !st.rejected),
          "%s at %s: load of B with the update's cache: %u hits %u misses", pc->file, cap, st.hits,
@@ -334,6 +356,19 @@ int main(void) {
       {"hybrid_net_dw_mult8_conv.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_CONV, false,
        false, false},
       {"hybrid_probe_conv1_o12_i12.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_XNN_FC, false,
+       false, false},
+      /* cache57: a hybrid DEPTHWISE_CONV_2D's filter widened to int32 (TFCC_BLOCK_HYB_DW32):
+       * depth multiplier 1 where the row kernel does not run (dw_rows: no block where it does),
+       * and multiplier 2 (every cap) */
+      {"depthwise_conv_2d_hybrid_pc_3x3_same.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_HYB_DW32,
+       false, true, true},
+      {"depthwise_conv_2d_hybrid_pc_3x3_valid_m2_s2.tflite", TFCC_QUANT_COMPAT_REFERENCE,
+       TFCC_BLOCK_HYB_DW32, false, true, false},
+      /* cache57: precision bf16: CONV_2D and FULLY_CONNECTED weights packed for the bf16 GEMM
+       * (TFCC_BLOCK_BF16_GEMM, where a bf16 kernel runs: avx512 with AVX512-BF16) */
+      {"conv_2d_f32_3x3_same.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_BF16_GEMM, false, false,
+       false},
+      {"fully_connected_f32_2d.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_BF16_GEMM, false,
        false, false}};
   const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)

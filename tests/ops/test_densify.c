@@ -1,7 +1,39 @@
-/* DENSIFY: CSR level, block-sparse (block_map) level, and malformed metadata. */
+/* DENSIFY: CSR level, block-sparse (block_map) level, and malformed metadata; the dense data
+ * as a block of the weights cache (cache57: written once, then taken without reading the sparse
+ * values). */
 #include "shape_test_util.h"
 
 static char msg[1024];
+
+/* A weights-cache store holding one block (ops/packed_store.h), counting its calls. */
+typedef struct one_store {
+  tfcc_packed_store base;
+  void *blk;
+  size_t bytes;
+  int32_t node;
+  uint32_t id;
+  int gets, hits, puts;
+} one_store;
+
+static const void *one_get(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes) {
+  one_store *o = (one_store *)s;
+  o->gets++;
+  if (!o->blk || o->node != node || o->id != block || o->bytes != bytes) return NULL;
+  o->hits++;
+  return o->blk;
+}
+
+static void one_put(tfcc_packed_store *s, int32_t node, uint32_t block, const void *data,
+                    size_t bytes) {
+  one_store *o = (one_store *)s;
+  o->puts++;
+  free(o->blk);
+  o->blk = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+  if (o->blk) memcpy(o->blk, data, bytes);
+  o->bytes = bytes, o->node = node, o->id = block;
+}
+
+static one_store *g_store; /* run_densify's init context's store (NULL: none) */
 
 static tfcc_sparse_index idx32(const int32_t *v, uint32_t n) {
   tfcc_sparse_index s = {TFCC_SPARSE_IDX_I32, n, (const uint8_t *)v};
@@ -26,8 +58,12 @@ static tfcc_status run_densify(tfcc_ir_tensor *t, tfcc_tensor *out) {
   sg.n_tensors = 2;
   sg.tensors = tensors;
   tfcc_err err = {0};
-  tfcc_init_ctx ic = {
-      .sg = &sg, .node = &node, .err = &err, .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
+  tfcc_init_ctx ic = {.sg = &sg,
+                      .node = &node,
+                      .node_index = 3,
+                      .store = g_store ? &g_store->base : NULL,
+                      .err = &err,
+                      .ks = tfcc_kernel_set_for(TFCC_ISA_GENERIC)};
   const tfcc_op_def *op = tfcc_op_lookup(TFCC_OP_DENSIFY);
   tfcc_status st = op->init(&ic);
   snprintf(msg, sizeof msg, "%s", err.msg);
@@ -125,8 +161,61 @@ static void test_block(void) {
   CHECK(run_densify(&t, &o) == TFCC_ERR_INVALID_MODEL);
 }
 
+/* The dense data is block TFCC_BLOCK_DENSIFY of the node: a load with a store writes it, a
+ * later one takes it (the same output though the sparse values changed: not read), a block of
+ * another size is not taken. */
+static void test_cached(void) {
+  float vals[3] = {1.5f, 2.0f, 3.0f};
+  int32_t order[2] = {0, 1};
+  int32_t seg[4] = {0, 1, 1, 3}, ind[3] = {1, 0, 3};
+  tfcc_dim_meta dm[2];
+  memset(dm, 0, sizeof dm);
+  dm[0].dense_size = 3;
+  dm[1].format = 1;
+  dm[1].segments = idx32(seg, 4);
+  dm[1].indices = idx32(ind, 3);
+  tfcc_sparsity sp = {2, order, 0, NULL, 2, dm};
+  tfcc_ir_tensor t;
+  memset(&t, 0, sizeof t);
+  t.dtype = TFCC_FLOAT32;
+  t.rank = 2;
+  t.dims[0] = 3;
+  t.dims[1] = 4;
+  t.data = vals;
+  t.data_bytes = sizeof vals;
+  t.sparsity = &sp;
+  one_store st;
+  memset(&st, 0, sizeof st);
+  st.base.get = one_get;
+  st.base.put = one_put;
+  g_store = &st;
+  const float want[12] = {0, 1.5f, 0, 0, 0, 0, 0, 0, 2, 0, 0, 3};
+  tfcc_tensor o = st_output(TFCC_FLOAT32);
+  CHECKF(run_densify(&t, &o) == TFCC_OK, "%s", msg);
+  CHECK(o.data && memcmp(o.data, want, sizeof want) == 0);
+  st_free(&o);
+  CHECKF(st.puts == 1 && st.hits == 0 && st.bytes == sizeof want && st.node == 3 &&
+             st.id == TFCC_BLOCK_DENSIFY && st.blk && memcmp(st.blk, want, sizeof want) == 0,
+         "cold: %d puts %d hits, %zu bytes node %d block %u", st.puts, st.hits, st.bytes,
+         (int)st.node, (unsigned)st.id);
+  vals[0] = 9.f; /* a warm load reads the cache's block, not the sparse values */
+  o = st_output(TFCC_FLOAT32);
+  CHECKF(run_densify(&t, &o) == TFCC_OK, "%s", msg);
+  CHECK(st.hits == 1 && st.puts == 1 && o.data && memcmp(o.data, want, sizeof want) == 0);
+  st_free(&o);
+  st.bytes = 8; /* a block of another size is not taken: packed again, from the values */
+  o = st_output(TFCC_FLOAT32);
+  CHECKF(run_densify(&t, &o) == TFCC_OK, "%s", msg);
+  const float want9[12] = {0, 9.f, 0, 0, 0, 0, 0, 0, 2, 0, 0, 3};
+  CHECK(st.puts == 2 && o.data && memcmp(o.data, want9, sizeof want9) == 0);
+  st_free(&o);
+  g_store = NULL;
+  free(st.blk);
+}
+
 int main(void) {
   test_csr();
   test_block();
+  test_cached();
   return tfcc_test_finish("ops.test_densify");
 }

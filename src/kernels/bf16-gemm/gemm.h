@@ -80,12 +80,22 @@ typedef struct tfcc_bf16_packed {
   int32_t n, kdim; /* N columns, K depth */
   int32_t kpad;    /* K rounded up to k->kalign */
   void *w;         /* 64-byte aligned panels (tfcc_bf16_packed_free) */
+  bool borrowed;   /* w is the caller's (tfcc_bf16_pack_adopt): never freed here */
 } tfcc_bf16_packed;
 
 /* Packs B[n][k] = src[n * ld_n + k * ld_k] and bias (NULL: zeros). false when out of memory
  * or the sizes are negative. */
 bool tfcc_bf16_pack(const tfcc_bf16_gemm_kernel *k, int32_t n, int32_t kdim, const float *src,
                     size_t ld_n, size_t ld_k, const float *bias, tfcc_bf16_packed *out);
+/* The packing in caller memory (a weights-cache block): layout sets out's sizes (w NULL) and
+ * returns the panels' bytes (0: negative sizes or too large); pack_into packs into mem (64-byte
+ * aligned, that many bytes; the bytes tfcc_bf16_pack makes) and adopt takes mem so packed
+ * before as out's panels (borrowed). */
+size_t tfcc_bf16_pack_layout(const tfcc_bf16_gemm_kernel *k, int32_t n, int32_t kdim,
+                             tfcc_bf16_packed *out);
+void tfcc_bf16_pack_into(const tfcc_bf16_packed *layout, const float *src, size_t ld_n, size_t ld_k,
+                         const float *bias, void *mem);
+void tfcc_bf16_pack_adopt(tfcc_bf16_packed *layout, const void *mem);
 void tfcc_bf16_packed_free(tfcc_bf16_packed *p);
 /* Bytes of one panel: NR float32 biases + kpad x NR bf16. */
 static inline size_t tfcc_bf16_panel_bytes(const tfcc_bf16_packed *p) {
