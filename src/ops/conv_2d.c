@@ -65,18 +65,22 @@ typedef struct conv_params {
   atomic_size_t given_back;
 } conv_params;
 
+/* k's store may give back the whole pages of a constant of bytes this node read (given_back:
+ * the largest). */
+static void conv_given_back(conv_params *p, const tfcc_packed_key *k, size_t bytes) {
+  if (k->store && k->store->consumed &&
+      bytes > atomic_load_explicit(&p->given_back, memory_order_relaxed))
+    atomic_store_explicit(&p->given_back, bytes, memory_order_relaxed);
+}
+
 /* The node reads the constants data[i] (bytes[i] each, NULL: none) no more (k's store: the
  * model's load may give back the whole pages inside them, runtime/const_release.h). A grouped
  * convolution (a later input of k times the filter's channels) runs the reference kernel on
  * the raw filter and bias, which conv_grouped_check then refuses if a page of them may be gone. */
 static void conv_consumed(conv_params *p, const tfcc_packed_key *k, const void *f, size_t f_bytes,
                           const void *b, size_t b_bytes) {
-  if (k->store && k->store->consumed) {
-    size_t most = f ? f_bytes : 0;
-    if (b && b_bytes > most) most = b_bytes;
-    if (most > atomic_load_explicit(&p->given_back, memory_order_relaxed))
-      atomic_store_explicit(&p->given_back, most, memory_order_relaxed);
-  }
+  conv_given_back(p, k, f ? f_bytes : 0);
+  conv_given_back(p, k, b ? b_bytes : 0);
   tfcc_packed_consumed(k, p, f);
   tfcc_packed_consumed(k, p, b);
 }
@@ -531,9 +535,13 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
   ctx->scratch_bytes = 0;
   if (ctx->in[0]->dtype == TFCC_FLOAT32 && p->eigen_f32 && g.in_c == g.filter_in_c)
     ctx->scratch_bytes = tfcc_eigen_conv_f32_scratch(&g, conv_eigen_kn(ctx) != NULL);
-  else if (ctx->in[0]->dtype == TFCC_FLOAT32 && !xnn_order(p) &&
-           !tfcc_bf16_fast_conv_prepare(&((conv_params *)ctx->params)->bf16, ctx, &g))
-    conv_f32_prepare(ctx, &g);
+  else if (ctx->in[0]->dtype == TFCC_FLOAT32 && !xnn_order(p)) {
+    conv_params *cp = (conv_params *)ctx->params;
+    if (tfcc_bf16_fast_conv_prepare(&cp->bf16, ctx, &g)) /* its packing consumed the filter */
+      conv_given_back(cp, &cp->bf16.key, ctx->in[1]->bytes);
+    else
+      conv_f32_prepare(ctx, &g);
+  }
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT16) {
     ctx->scratch_bytes = conv_i16_gemm_scratch(ctx, &g);
