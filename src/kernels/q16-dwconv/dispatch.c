@@ -225,21 +225,11 @@ static void q16_dw_rows(void *ctx, size_t r0, size_t r1) {
         const int32_t ix0 = ox * g->stride_w - g->pad_w;
         const size_t out_base = (((size_t)b * g->out_h + oy) * g->out_w + ox) * g->out_c;
         if (nb) {
-          size_t t = 0;
-          for (int32_t fy = 0; fy < g->filter_h; fy++) {
-            const int32_t iy = iy0 + g->dil_h * fy;
-            const bool rin = iy >= 0 && iy < g->in_h;
-            for (int32_t fx = 0; fx < g->filter_w; fx++, t++) {
-              const int32_t ix = ix0 + g->dil_w * fx;
-              xs[t] = rin && ix >= 0 && ix < g->in_w
-                          ? in + (((size_t)b * g->in_h + iy) * g->in_w + ix) * g->in_c + c0
-                          : q16_dw_zeros;
-            }
-          }
-          if (t < 2 * npairs) xs[t] = q16_dw_zeros;
+          ptrdiff_t xstep[TFCC_Q16_DW_MAX_TAPS]; /* one pixel: its steps unused */
+          q16_dw_taps(j, b, oy, ox, (size_t)c0, 2 * npairs, xs, xstep);
           k->pairs(npairs, xs, wk, nb, acc);
           if (nbc < (size_t)nc) {
-            for (t = 0; t < taps; t++) {
+            for (size_t t = 0; t < taps; t++) {
               xs[t] += nbc;
               ws[t] = j->filter + t * (size_t)g->out_c + (size_t)c0 + nbc;
             }

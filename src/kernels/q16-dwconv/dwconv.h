@@ -63,6 +63,16 @@ typedef struct tfcc_q16_dw_rq {
   int32_t offset, act_min, act_max;
 } tfcc_q16_dw_rq;
 
+/* Position j's int32 sum s requantized by r as above, in scalar arithmetic (the lanes of the
+ * variants without 64-bit vector shifts by lane: scalar, SIMD128). */
+static inline int16_t tfcc_q16_dw_rq_lane(int32_t s, const tfcc_q16_dw_rq *r, size_t j) {
+  const int64_t x = (int64_t)s * r->mult[j] + r->bm[j];
+  int32_t v = (int32_t)(uint32_t)(uint64_t)(x >> r->shift[j]);
+  v = (int32_t)(uint32_t)(uint64_t)((int64_t)v + r->offset);
+  v = v < r->act_min ? r->act_min : (v > r->act_max ? r->act_max : v);
+  return (int16_t)v;
+}
+
 /* Position j (< block) of a block's int32 sums holds channel tfcc_q16_dwf_chan(block, j): the
  * sums are two vectors of block / 2 lanes, per 128-bit lane the first with channels 0-3, the
  * second 4-7 (dwp_x86_pack.h; NEON's and the scalar body's 8 lanes are in channel order, which

@@ -29,17 +29,9 @@ static inline void dwp_pack(const int8_t *wa, const int8_t *wb, int16_t *dst) {
   dwp_pack_lanes(DWP_B, wa, wb, dst);
 }
 
-/* position j's int32 sum requantized (dwconv.h, tfcc_q16_dw_rq) */
-static inline int16_t dwp_rq_lane(int32_t s, const tfcc_q16_dw_rq *r, size_t j) {
-  const int64_t x = (int64_t)s * r->mult[j] + r->bm[j];
-  int32_t v = (int32_t)(uint32_t)(uint64_t)(x >> r->shift[j]);
-  v = (int32_t)(uint32_t)(uint64_t)((int64_t)v + r->offset);
-  v = v < r->act_min ? r->act_min : (v > r->act_max ? r->act_max : v);
-  return (int16_t)v;
-}
 static inline void dwp_rq_store(int16_t *out, dwp_acc a, const tfcc_q16_dw_rq *r, size_t j0,
                                 size_t n) {
-  for (size_t c = 0; c < n; c++) out[c] = dwp_rq_lane(a.v[c], r, j0 + c);
+  for (size_t c = 0; c < n; c++) out[c] = tfcc_q16_dw_rq_lane(a.v[c], r, j0 + c);
 }
 
 #endif
