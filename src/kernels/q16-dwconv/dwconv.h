@@ -20,6 +20,7 @@
 #include "base/threadpool.h"
 #include "kernels/dispatch_table.h"
 #include "kernels/ref/conv.h"
+#include "kernels/simd/q16rqi.h"
 #include "tfcc/tfcc.h"
 
 #define TFCC_Q16_DW_MAX_TAPS 32
@@ -66,11 +67,8 @@ typedef struct tfcc_q16_dw_rq {
 /* Position j's int32 sum s requantized by r as above, in scalar arithmetic (the lanes of the
  * variants without 64-bit vector shifts by lane: scalar, SIMD128). */
 static inline int16_t tfcc_q16_dw_rq_lane(int32_t s, const tfcc_q16_dw_rq *r, size_t j) {
-  const int64_t x = (int64_t)s * r->mult[j] + r->bm[j];
-  int32_t v = (int32_t)(uint32_t)(uint64_t)(x >> r->shift[j]);
-  v = (int32_t)(uint32_t)(uint64_t)((int64_t)v + r->offset);
-  v = v < r->act_min ? r->act_min : (v > r->act_max ? r->act_max : v);
-  return (int16_t)v;
+  return (int16_t)tfcc_q16rq_end_lane(tfcc_q16rqi_lane(s, r->mult[j], r->bm[j], r->shift[j]),
+                                      r->offset, r->act_min, r->act_max);
 }
 
 /* Position j (< block) of a block's int32 sums holds channel tfcc_q16_dwf_chan(block, j): the

@@ -9,6 +9,7 @@
 #include <immintrin.h>
 
 #include "kernels/q16-dwconv/dwp_x86_pack.h"
+#include "kernels/simd/q16rqi_avx2.h"
 
 #define DWP_B TFCC_Q16_DWP_B_avx2
 typedef struct dwp_acc {
@@ -42,26 +43,10 @@ static inline void dwp_pack(const int8_t *wa, const int8_t *wb, int16_t *dst) {
   dwp_pack_lanes(DWP_B, wa, wb, dst);
 }
 
-/* 4 positions at j: VPMULDQ, + bm, the arithmetic shift as ~(~x >>> s) where x < 0; the int32
- * results in the low halves */
-static inline __m256i dwp_rqi4(__m128i s, const tfcc_q16_dw_rq *r, size_t j) {
-  const __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)(r->mult + j));
-  const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r->bm + j));
-  const __m256i sh = _mm256_loadu_si256((const __m256i *)(const void *)(r->shift + j));
-  const __m256i x = _mm256_add_epi64(_mm256_mul_epi32(_mm256_cvtepi32_epi64(s), m), b);
-  const __m256i sg = _mm256_cmpgt_epi64(_mm256_setzero_si256(), x);
-  return _mm256_xor_si256(_mm256_srlv_epi64(_mm256_xor_si256(x, sg), sh), sg);
-}
+/* 8 positions at j (q16rqi_avx2.h) */
 static inline __m256i dwp_rqi8(__m256i s, const tfcc_q16_dw_rq *r, size_t j) {
-  const __m256i lo = dwp_rqi4(_mm256_castsi256_si128(s), r, j);
-  const __m256i hi = dwp_rqi4(_mm256_extracti128_si256(s, 1), r, j + 4);
-  /* the low halves of lo (positions j..j+3) and hi (j+4..j+7), in order */
-  const __m256 p =
-      _mm256_shuffle_ps(_mm256_castsi256_ps(lo), _mm256_castsi256_ps(hi), _MM_SHUFFLE(2, 0, 2, 0));
-  const __m256i v = _mm256_add_epi32(_mm256_permute4x64_epi64(_mm256_castps_si256(p), 0xD8),
-                                     _mm256_set1_epi32(r->offset));
-  return _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(r->act_min)),
-                          _mm256_set1_epi32(r->act_max));
+  return tfcc_q16rq_end(tfcc_q16rqi(s, r->mult + j, r->bm + j, r->shift + j), r->offset, r->act_min,
+                        r->act_max);
 }
 /* lo and hi requantized (in int16 range), then VPACKSSDW puts each 128-bit lane's channels
  * 0-3 (lo) and 4-7 (hi) in order */

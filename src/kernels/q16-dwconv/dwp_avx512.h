@@ -8,6 +8,7 @@
 #include <immintrin.h>
 
 #include "kernels/q16-dwconv/dwp_x86_pack.h"
+#include "kernels/simd/q16rqi_avx512.h"
 
 #define DWP_B TFCC_Q16_DWP_B_avx512
 typedef struct dwp_acc {
@@ -57,19 +58,10 @@ static inline void dwp_pack(const int8_t *wa, const int8_t *wb, int16_t *dst) {
   dwp_pack_lanes(DWP_B, wa, wb, dst);
 }
 
-/* 8 positions at j: VPMULDQ, + bm, VPSRAVQ, the low halves */
-static inline __m256i dwp_rqi8(__m256i s, const tfcc_q16_dw_rq *r, size_t j) {
-  __m512i x = _mm512_mul_epi32(_mm512_cvtepi32_epi64(s), _mm512_loadu_si512(r->mult + j));
-  x = _mm512_add_epi64(x, _mm512_loadu_si512(r->bm + j));
-  return _mm512_cvtepi64_epi32(_mm512_srav_epi64(x, _mm512_loadu_si512(r->shift + j)));
-}
+/* 16 positions at j (q16rqi_avx512.h) */
 static inline __m512i dwp_rqi16(__m512i s, const tfcc_q16_dw_rq *r, size_t j) {
-  const __m256i lo = dwp_rqi8(_mm512_castsi512_si256(s), r, j);
-  const __m256i hi = dwp_rqi8(_mm512_extracti64x4_epi64(s, 1), r, j + 8);
-  const __m512i v = _mm512_add_epi32(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1),
-                                     _mm512_set1_epi32(r->offset));
-  return _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(r->act_min)),
-                          _mm512_set1_epi32(r->act_max));
+  return tfcc_q16rq_end(tfcc_q16rqi(s, r->mult + j, r->bm + j, r->shift + j), r->offset, r->act_min,
+                        r->act_max);
 }
 /* lo and hi requantized (in int16 range), then VPACKSSDW puts each 128-bit lane's channels
  * 0-3 (lo) and 4-7 (hi) in order */

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/simd/q16rqi_neon.h"
+
 #define DWP_B TFCC_Q16_DWP_B_neon
 typedef struct dwp_acc {
   int32x4_t lo, hi;
@@ -38,17 +40,10 @@ static inline void dwp_pack(const int8_t *wa, const int8_t *wb, int16_t *dst) {
   for (size_t c = 0; c < DWP_B; c++) dst[c] = wa[c], dst[DWP_B + c] = (int16_t)(wb ? wb[c] : 0);
 }
 
-/* 2 positions at j: SMULL, + bm, SSHL by -shift, the low halves */
-static inline int32x2_t dwp_rqi2(int32x2_t s, const tfcc_q16_dw_rq *r, size_t j) {
-  int64x2_t x = vmull_s32(s, vmovn_s64(vld1q_s64(r->mult + j)));
-  x = vaddq_s64(x, vld1q_s64(r->bm + j));
-  return vmovn_s64(vshlq_s64(x, vnegq_s64(vld1q_s64(r->shift + j))));
-}
+/* 4 positions at j (q16rqi_neon.h), narrowed to int16 (within the clamp range) */
 static inline int16x4_t dwp_rqi4(int32x4_t s, const tfcc_q16_dw_rq *r, size_t j) {
-  int32x4_t v = vcombine_s32(dwp_rqi2(vget_low_s32(s), r, j), dwp_rqi2(vget_high_s32(s), r, j + 2));
-  v = vaddq_s32(v, vdupq_n_s32(r->offset));
-  v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(r->act_min)), vdupq_n_s32(r->act_max));
-  return vmovn_s32(v);
+  return vmovn_s32(tfcc_q16rq_end(tfcc_q16rqi(s, r->mult + j, r->bm + j, r->shift + j), r->offset,
+                                  r->act_min, r->act_max));
 }
 /* lo: channels 0-3, hi: 4-7 */
 static inline void dwp_rq_store(int16_t *out, dwp_acc a, const tfcc_q16_dw_rq *r, size_t j0,

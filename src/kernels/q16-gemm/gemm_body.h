@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "kernels/q16-gemm/gemm.h"
+#include "kernels/simd/q16rqi.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 /* GCC 12's out-of-SSA coalescing gives every sum of the tile a register copy per step (24 of
@@ -150,10 +151,9 @@ static inline int32_t q16_rq_lane(int32_t s, const tfcc_q16_gemm_rq *r, int n) {
     x = x > 2147483647.0 ? 2147483647.0 : (x < -2147483648.0 ? -2147483648.0 : x);
     v = (int32_t)x;
   } else {
-    v = (int32_t)(uint32_t)(uint64_t)(((int64_t)s * r->mult[n] + r->bm[n]) >> r->shift[n]);
+    v = tfcc_q16rqi_lane(s, r->mult[n], r->bm[n], r->shift[n]); /* kernels/simd/q16rqi.h */
   }
-  v = (int32_t)((uint32_t)v + (uint32_t)r->offset);
-  return v < r->act_min ? r->act_min : (v > r->act_max ? r->act_max : v);
+  return tfcc_q16rq_end_lane(v, r->offset, r->act_min, r->act_max);
 }
 
 #ifdef Q16V_RQ_LANES

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernels/q16-gemm/gemm.h"
+#include "kernels/simd/q16rqi_avx2.h"
 
 typedef __m256i q16v;
 typedef __m256i q16x;
@@ -43,27 +44,11 @@ static inline void q16v_st16(int16_t *p, q16v v, int n) {
 }
 /* + offset, the activation clamp */
 static inline q16v q16v_rq_end(q16v v, const tfcc_q16_gemm_rq *r) {
-  v = _mm256_add_epi32(v, _mm256_set1_epi32(r->offset));
-  return _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(r->act_min)),
-                          _mm256_set1_epi32(r->act_max));
+  return tfcc_q16rq_end(v, r->offset, r->act_min, r->act_max);
 }
-/* the integer mode on 4 channels at n0: VPMULDQ, + bm, the arithmetic shift as ~(~x >>> s) where
- * x < 0; the int32 results in the low halves */
-static inline __m256i q16v_rqi4(__m128i s, const tfcc_q16_gemm_rq *r, int n0) {
-  const __m256i m = _mm256_loadu_si256((const __m256i *)(const void *)(r->mult + n0));
-  const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r->bm + n0));
-  const __m256i sh = _mm256_loadu_si256((const __m256i *)(const void *)(r->shift + n0));
-  const __m256i x = _mm256_add_epi64(_mm256_mul_epi32(_mm256_cvtepi32_epi64(s), m), b);
-  const __m256i sg = _mm256_cmpgt_epi64(_mm256_setzero_si256(), x);
-  return _mm256_xor_si256(_mm256_srlv_epi64(_mm256_xor_si256(x, sg), sh), sg);
-}
+/* the integer mode (q16rqi_avx2.h) */
 static inline q16v q16v_rqi(q16v s, const tfcc_q16_gemm_rq *r, int n0) {
-  const __m256i lo = q16v_rqi4(_mm256_castsi256_si128(s), r, n0);
-  const __m256i hi = q16v_rqi4(_mm256_extracti128_si256(s, 1), r, n0 + 4);
-  /* the low halves of lo (lanes 0-3) and hi (lanes 4-7), in order */
-  const __m256 p =
-      _mm256_shuffle_ps(_mm256_castsi256_ps(lo), _mm256_castsi256_ps(hi), _MM_SHUFFLE(2, 0, 2, 0));
-  return q16v_rq_end(_mm256_permute4x64_epi64(_mm256_castps_si256(p), 0xD8), r);
+  return q16v_rq_end(tfcc_q16rqi(s, r->mult + n0, r->bm + n0, r->shift + n0), r);
 }
 /* the real mode on 4 channels at n0 (a = s + b32 wrapped): round half away from zero as the
  * truncation plus one away from zero where the dropped part is at least 1/2 (exact in double) */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernels/q16-gemm/gemm.h"
+#include "kernels/simd/q16rqi_avx512.h"
 
 typedef __m512i q16v;
 typedef __m512i q16x;
@@ -40,20 +41,11 @@ static inline void q16v_st16(int16_t *p, q16v v, int n) {
 }
 /* + offset, the activation clamp */
 static inline q16v q16v_rq_end(q16v v, const tfcc_q16_gemm_rq *r) {
-  v = _mm512_add_epi32(v, _mm512_set1_epi32(r->offset));
-  return _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(r->act_min)),
-                          _mm512_set1_epi32(r->act_max));
+  return tfcc_q16rq_end(v, r->offset, r->act_min, r->act_max);
 }
-/* the integer mode on 8 channels at n0 (sums sign-extended): VPMULDQ, + bm, VPSRAVQ */
-static inline __m256i q16v_rqi8(__m256i s, const tfcc_q16_gemm_rq *r, int n0) {
-  __m512i x = _mm512_mul_epi32(_mm512_cvtepi32_epi64(s), _mm512_loadu_si512(r->mult + n0));
-  x = _mm512_add_epi64(x, _mm512_loadu_si512(r->bm + n0));
-  return _mm512_cvtepi64_epi32(_mm512_srav_epi64(x, _mm512_loadu_si512(r->shift + n0)));
-}
+/* the integer mode (q16rqi_avx512.h) */
 static inline q16v q16v_rqi(q16v s, const tfcc_q16_gemm_rq *r, int n0) {
-  const __m256i lo = q16v_rqi8(_mm512_castsi512_si256(s), r, n0);
-  const __m256i hi = q16v_rqi8(_mm512_extracti64x4_epi64(s, 1), r, n0 + 8);
-  return q16v_rq_end(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), r);
+  return q16v_rq_end(tfcc_q16rqi(s, r->mult + n0, r->bm + n0, r->shift + n0), r);
 }
 /* the real mode on 8 channels at n0 (a = s + b32 wrapped): round half away from zero as the
  * truncation plus one away from zero where the dropped part is at least 1/2 (exact in double) */

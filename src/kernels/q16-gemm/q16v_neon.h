@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernels/q16-gemm/gemm.h"
+#include "kernels/simd/q16rqi_neon.h"
 
 typedef int32x4_t q16v;
 typedef int16x8_t q16x;
@@ -44,18 +45,11 @@ static inline void q16v_st16(int16_t *p, q16v v, int n) {
 }
 /* + offset, the activation clamp */
 static inline q16v q16v_rq_end(q16v v, const tfcc_q16_gemm_rq *r) {
-  v = vaddq_s32(v, vdupq_n_s32(r->offset));
-  return vminq_s32(vmaxq_s32(v, vdupq_n_s32(r->act_min)), vdupq_n_s32(r->act_max));
+  return tfcc_q16rq_end(v, r->offset, r->act_min, r->act_max);
 }
-/* the integer mode on 2 channels at n0: SMULL, + bm, SSHL by -shift (an arithmetic right shift) */
-static inline int32x2_t q16v_rqi2(int32x2_t s, const tfcc_q16_gemm_rq *r, int n0) {
-  int64x2_t x = vmull_s32(s, vmovn_s64(vld1q_s64(r->mult + n0)));
-  x = vaddq_s64(x, vld1q_s64(r->bm + n0));
-  return vmovn_s64(vshlq_s64(x, vnegq_s64(vld1q_s64(r->shift + n0))));
-}
+/* the integer mode (q16rqi_neon.h) */
 static inline q16v q16v_rqi(q16v s, const tfcc_q16_gemm_rq *r, int n0) {
-  return q16v_rq_end(
-      vcombine_s32(q16v_rqi2(vget_low_s32(s), r, n0), q16v_rqi2(vget_high_s32(s), r, n0 + 2)), r);
+  return q16v_rq_end(tfcc_q16rqi(s, r->mult + n0, r->bm + n0, r->shift + n0), r);
 }
 /* the real mode on 2 channels at n0: FRINTA rounds half away from zero */
 static inline int32x2_t q16v_rqr2(int32x2_t a, const tfcc_q16_gemm_rq *r, int n0) {
