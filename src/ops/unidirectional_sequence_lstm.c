@@ -421,9 +421,45 @@ static void hybrid_weights_of(const tfcc_op_ctx *ctx, const lstm_setup *su,
   wt->proj_scale = scale_of(in_opt(ctx, IN_PROJ_W));
 }
 
+/* The weights-cache glue of both plans (called under p->mu, state 0, the plan laid out): its
+ * block from the weights cache under the plan's key, adopted in place, or packed here into a
+ * new one and offered to the cache; then state 1 (p->src = src, p->is_f32 = is_f32) or 2 (no
+ * memory, or weights the float packing refuses: the reference kernel runs). wt: the plan's
+ * weights (tfcc_lstm_f32_weights or tfcc_lstm_q_weights, as is_f32 says). */
+static void plan_block(lstm_params *p, bool is_f32, const void *wt, const void *src) {
+  const tfcc_packed_key *key = is_f32 ? &p->key_f32 : &p->key_q8;
+  const size_t bytes = is_f32 ? p->f32.block_bytes : p->q8.block_bytes;
+  const void *hit = tfcc_packed_get(key, bytes);
+  void *m = hit ? NULL : aligned_alloc(64, bytes);
+  bool ok = hit != NULL;
+  if (hit && is_f32) {
+    tfcc_f32_lstm_plan_adopt(&p->f32, hit);
+  } else if (hit) {
+    tfcc_q8_lstm_plan_adopt(&p->q8, hit);
+  } else if (m && is_f32) {
+    ok = tfcc_f32_lstm_plan_pack(&p->f32, (const tfcc_lstm_f32_weights *)wt, m);
+  } else if (m) {
+    tfcc_q8_lstm_plan_pack(&p->q8, (const tfcc_lstm_q_weights *)wt, m);
+    ok = true;
+  }
+  if (m && ok) {
+    tfcc_packed_put(key, m, bytes);
+    p->own = m;
+  } else {
+    free(m);
+  }
+  if (ok) {
+    p->src = src;
+    p->is_f32 = is_f32;
+    atomic_store_explicit(&p->state, 1, memory_order_release);
+  } else {
+    atomic_store(&p->state, 2);
+  }
+}
+
 /* prepare: builds the float plan once per model when every weight is constant: its block
  * (packed weights and biases) from the weights cache, used in place, or packed here and
- * offered to it. */
+ * offered to it (plan_block). */
 static void f32_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su) {
   lstm_params *p = (lstm_params *)ctx->params;
   if (!p || !p->mu_ok || plan_get(ctx)) return;
@@ -436,30 +472,13 @@ static void f32_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su) {
   pthread_mutex_lock(&p->mu);
   if (atomic_load(&p->state) == 0) {
     tfcc_f32_lstm_plan_layout(&p->f32, ctx->isa, &su->s, &wt, &fp);
-    const void *hit = tfcc_packed_get(&p->key_f32, p->f32.block_bytes);
-    void *m = hit ? NULL : aligned_alloc(64, p->f32.block_bytes);
-    if (hit) {
-      tfcc_f32_lstm_plan_adopt(&p->f32, hit);
-    } else if (m && tfcc_f32_lstm_plan_pack(&p->f32, &wt, m)) {
-      tfcc_packed_put(&p->key_f32, m, p->f32.block_bytes);
-      p->own = m;
-    } else {
-      free(m);
-      m = NULL;
-    }
-    if (hit || m) {
-      p->src = wt.w[3];
-      p->is_f32 = true;
-      atomic_store_explicit(&p->state, 1, memory_order_release);
-    } else {
-      atomic_store(&p->state, 2);
-    }
+    plan_block(p, true, &wt, wt.w[3]);
   }
   pthread_mutex_unlock(&p->mu);
 }
 
 /* prepare: builds the integer plan once per model when every weight is constant, its block
- * (packed weights, effective biases) from the weights cache or packed here, as the float one. */
+ * (packed weights, effective biases) from the weights cache or packed here (plan_block). */
 static void q8_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su, const tfcc_lstm_q_params *q) {
   lstm_params *p = (lstm_params *)ctx->params;
   if (!p || !p->mu_ok || plan_get(ctx)) return;
@@ -474,21 +493,7 @@ static void q8_plan_build(tfcc_op_ctx *ctx, const lstm_setup *su, const tfcc_lst
   pthread_mutex_lock(&p->mu);
   if (atomic_load(&p->state) == 0) {
     tfcc_q8_lstm_plan_layout(&p->q8, &su->s, &wt, q);
-    const void *hit = tfcc_packed_get(&p->key_q8, p->q8.block_bytes);
-    void *m = hit ? NULL : aligned_alloc(64, p->q8.block_bytes);
-    if (hit) {
-      tfcc_q8_lstm_plan_adopt(&p->q8, hit);
-    } else if (m) {
-      tfcc_q8_lstm_plan_pack(&p->q8, &wt, m);
-      tfcc_packed_put(&p->key_q8, m, p->q8.block_bytes);
-      p->own = m;
-    }
-    if (hit || m) {
-      p->src = wt.w[3];
-      atomic_store_explicit(&p->state, 1, memory_order_release);
-    } else {
-      atomic_store(&p->state, 2);
-    }
+    plan_block(p, false, &wt, wt.w[3]);
   }
   pthread_mutex_unlock(&p->mu);
 }
