@@ -43,12 +43,13 @@ static bool pack_cached(tfcc_bf16_fast *f, const tfcc_bf16_gemm_kernel *k, int32
  * grouped conv, which never packs, differs), and its eval runs it, so the weights are consumed
  * (the model may release them; a warm load leaves them unread). */
 static const tfcc_bf16_packed *pack(tfcc_bf16_fast *f, tfcc_isa isa, int32_t n, int32_t kdim,
-                                    const float *src, size_t ld_n, const float *bias,
-                                    const void *owner) {
+                                    const tfcc_tensor *w, size_t ld_n, const float *bias,
+                                    tfcc_packed_owner *owner) {
+  const float *src = w->data;
   const tfcc_bf16_gemm_kernel *k = tfcc_bf16_gemm_select(isa);
   if (f->wanted && k && !tfcc_bf16_fast_get(f, src) && tfcc_pack_once_begin(&f->once)) {
     const bool ok = pack_cached(f, k, n, kdim, src, ld_n, bias);
-    if (ok) tfcc_packed_consumed(&f->key, owner, src);
+    if (ok) tfcc_packed_give(&f->key, owner, src, w->bytes);
     tfcc_pack_once_end(&f->once, src, ok);
   }
   return tfcc_bf16_fast_get(f, src);
@@ -58,14 +59,15 @@ static const tfcc_tensor *bias_of(const tfcc_op_ctx *ctx) {
   return ctx->n_in > 2 ? ctx->in[2] : NULL;
 }
 
-bool tfcc_bf16_fast_conv_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
+bool tfcc_bf16_fast_conv_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, const tfcc_conv_geom *g,
+                                 tfcc_packed_owner *owner) {
   const tfcc_tensor *w = ctx->in[1], *bias = bias_of(ctx);
   if (!f->wanted || ctx->in[0]->dtype != TFCC_FLOAT32 || g->in_c != g->filter_in_c ||
       !const_or_absent(w) || !const_or_absent(bias))
     return false;
   const int32_t K = g->filter_h * g->filter_w * g->filter_in_c;
   const tfcc_bf16_packed *p =
-      pack(f, ctx->isa, g->out_c, K, w->data, (size_t)K, bias ? bias->data : NULL, ctx->params);
+      pack(f, ctx->isa, g->out_c, K, w, (size_t)K, bias ? bias->data : NULL, owner);
   if (!p || p->n != g->out_c || p->kdim != K) return false;
   ctx->scratch_bytes = tfcc_bf16_conv_scratch_bytes(g, p, tfcc_threadpool_size(ctx->pool));
   return true;
@@ -83,13 +85,13 @@ bool tfcc_bf16_fast_conv_eval(const tfcc_bf16_fast *f, tfcc_op_ctx *ctx, const t
 }
 
 bool tfcc_bf16_fast_fc_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, int32_t batches, int32_t units,
-                               int32_t accum) {
+                               int32_t accum, tfcc_packed_owner *owner) {
   const tfcc_tensor *w = ctx->in[1], *bias = bias_of(ctx);
   if (!f->wanted || ctx->in[0]->dtype != TFCC_FLOAT32 || units <= 0 || accum <= 0 ||
       !const_or_absent(w) || !const_or_absent(bias))
     return false;
-  const tfcc_bf16_packed *p = pack(f, ctx->isa, units, accum, w->data, (size_t)accum,
-                                   bias ? bias->data : NULL, ctx->params);
+  const tfcc_bf16_packed *p =
+      pack(f, ctx->isa, units, accum, w, (size_t)accum, bias ? bias->data : NULL, owner);
   if (!p || p->n != units || p->kdim != accum) return false;
   ctx->scratch_bytes = tfcc_bf16_gemm_scratch_bytes(p, batches, tfcc_threadpool_size(ctx->pool));
   return true;

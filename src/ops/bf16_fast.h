@@ -36,14 +36,16 @@ static inline const tfcc_bf16_packed *tfcc_bf16_fast_get(const tfcc_bf16_fast *f
 
 /* CONV_2D (float32, groups 1) prepare: packs the OHWI filter once and sets ctx->scratch_bytes;
  * false when the node stays on its float32 paths (precision f32, grouped, non-constant
- * weights, no bf16 kernel at ctx->isa, out of memory). */
-bool tfcc_bf16_fast_conv_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, const tfcc_conv_geom *g);
+ * weights, no bf16 kernel at ctx->isa, out of memory). Once packed, the weights are given
+ * back for owner (the first member of ctx->params, ops/packed_store.h tfcc_packed_give). */
+bool tfcc_bf16_fast_conv_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, const tfcc_conv_geom *g,
+                                 tfcc_packed_owner *owner);
 /* CONV_2D eval: runs the bf16 convolution if prepare packed it; false otherwise. */
 bool tfcc_bf16_fast_conv_eval(const tfcc_bf16_fast *f, tfcc_op_ctx *ctx, const tfcc_conv_geom *g,
                               float lo, float hi);
 /* FULLY_CONNECTED (float32): the same for weights [units, accum], `batches` input rows. */
 bool tfcc_bf16_fast_fc_prepare(tfcc_bf16_fast *f, tfcc_op_ctx *ctx, int32_t batches, int32_t units,
-                               int32_t accum);
+                               int32_t accum, tfcc_packed_owner *owner);
 bool tfcc_bf16_fast_fc_eval(const tfcc_bf16_fast *f, tfcc_op_ctx *ctx, int32_t batches,
                             int32_t units, int32_t accum, float lo, float hi);
 /* Kernel name for the profile when bf16 runs (rows == 1: the GEMV name), else NULL. */

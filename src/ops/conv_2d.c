@@ -30,6 +30,9 @@
 #include "ops/work_estimate.h"
 
 typedef struct conv_params {
+  /* first (the owner the store sees is the params): what this node gave back, whose pages a
+   * grouped shape's reference kernel may then not read (conv_grouped_check) */
+  tfcc_packed_owner own;
   tfcc_conv_node n;    /* window, quantization, f32 / q8 GEMM packings, hybrid (ops/conv_node.h) */
   tfcc_bf16_fast bf16; /* float32 at precision bf16: filter packed for the bf16 GEMM */
   tfcc_f32_wino_weights wino;         /* float32 3x3 stride 1: Winograd-transformed filter (init) */
@@ -60,18 +63,8 @@ typedef struct conv_params {
   const void *q16_src; /* the filter data q16_w was made from */
   const tfcc_q16_gemm_kernel *q16_k;
   tfcc_packed_key q16_key; /* its block in the weights cache (TFCC_BLOCK_Q16_GEMM) */
-  /* the bytes of the largest filter or bias this node said consumed for to a store that gives
-   * pages back (conv_consumed): read in init and every prepare, written by the load's */
-  atomic_size_t given_back;
 } conv_params;
-
-/* k's store may give back the whole pages of a constant of bytes this node read (given_back:
- * the largest). */
-static void conv_given_back(conv_params *p, const tfcc_packed_key *k, size_t bytes) {
-  if (k->store && k->store->consumed &&
-      bytes > atomic_load_explicit(&p->given_back, memory_order_relaxed))
-    atomic_store_explicit(&p->given_back, bytes, memory_order_relaxed);
-}
+_Static_assert(offsetof(conv_params, own) == 0, "the store's owner is the params");
 
 /* The node reads the constants data[i] (bytes[i] each, NULL: none) no more (k's store: the
  * model's load may give back the whole pages inside them, runtime/const_release.h). A grouped
@@ -79,19 +72,17 @@ static void conv_given_back(conv_params *p, const tfcc_packed_key *k, size_t byt
  * the raw filter and bias, which conv_grouped_check then refuses if a page of them may be gone. */
 static void conv_consumed(conv_params *p, const tfcc_packed_key *k, const void *f, size_t f_bytes,
                           const void *b, size_t b_bytes) {
-  conv_given_back(p, k, f ? f_bytes : 0);
-  conv_given_back(p, k, b ? b_bytes : 0);
-  tfcc_packed_consumed(k, p, f);
-  tfcc_packed_consumed(k, p, b);
+  tfcc_packed_give(k, &p->own, f, f_bytes);
+  tfcc_packed_give(k, &p->own, b, b_bytes);
 }
 
 /* A grouped convolution reads the raw filter and bias (the reference kernel): refused where
- * this node gave them back after packing them for one group (conv_consumed; only the whole
+ * this node gave them back after packing them for one group (p->own, whichever packing gave
+ * them: conv_consumed, the bf16 and streamed f32 packings; only the whole
  * pages inside a constant are given back, so none of a constant under a page). Before, it read
  * the released pages: zeros in the model's copy of its file, a wrong output. */
 static tfcc_status conv_grouped_check(conv_params *p, const tfcc_conv_geom *g, tfcc_err *err) {
-  if (g->in_c == g->filter_in_c ||
-      atomic_load_explicit(&p->given_back, memory_order_relaxed) < tfcc_page_size())
+  if (g->in_c == g->filter_in_c || tfcc_packed_given_back(&p->own) < tfcc_page_size())
     return TFCC_OK;
   return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
                       "CONV_2D: %d input channels make a grouped convolution (%d groups of %d), "
@@ -293,7 +284,7 @@ static bool xnn_order(const conv_params *p) { return p->xnn_w || p->xnn_fc || p-
 static tfcc_status conv_init(tfcc_init_ctx *ctx) {
   conv_params *p = tfcc_params_calloc(sizeof(*p)); /* ops/params_mem.h */
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for CONV_2D params");
-  atomic_init(&p->given_back, 0);
+  atomic_init(&p->own.given_back, 0);
   tfcc_bf16_fast_init(&p->bf16, ctx);
   tfcc_status st = tfcc_conv_node_init(&p->n, ctx, false);
   tfcc_f32_fast_attach(&p->n.f32, ctx, TFCC_BLOCK_F32_GEMM);
@@ -364,7 +355,7 @@ static void conv_f32_prepare(tfcc_op_ctx *ctx, const tfcc_conv_geom *g) {
   else if (!tfcc_f32_fast_pack_consuming(
                &p->n.f32, ctx->isa, ctx->pool, g->out_c, g->filter_h * g->filter_w * g->filter_in_c,
                f->data, (size_t)g->filter_h * g->filter_w * g->filter_in_c, 1,
-               bias ? bias->data : NULL, p->bf16.wanted ? NULL : p)) /* consumed below */
+               bias ? bias->data : NULL, p->bf16.wanted ? NULL : &p->own)) /* consumed below */
     why = "out of memory packing the filter";
   if (why) {
     tfcc_f32_fast_fallback(&p->n.f32, ctx, "CONV_2D", why);
@@ -537,10 +528,7 @@ static tfcc_status conv_prepare(tfcc_op_ctx *ctx) {
     ctx->scratch_bytes = tfcc_eigen_conv_f32_scratch(&g, conv_eigen_kn(ctx) != NULL);
   else if (ctx->in[0]->dtype == TFCC_FLOAT32 && !xnn_order(p)) {
     conv_params *cp = (conv_params *)ctx->params;
-    if (tfcc_bf16_fast_conv_prepare(&cp->bf16, ctx, &g)) /* its packing consumed the filter */
-      conv_given_back(cp, &cp->bf16.key, ctx->in[1]->bytes);
-    else
-      conv_f32_prepare(ctx, &g);
+    if (!tfcc_bf16_fast_conv_prepare(&cp->bf16, ctx, &g, &cp->own)) conv_f32_prepare(ctx, &g);
   }
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) conv_q8_prepare(ctx, &g);
   if (ctx->in[0]->dtype == TFCC_INT16) {

@@ -26,12 +26,14 @@ void tfcc_f32_fast_free(tfcc_f32_fast *f) {
 
 typedef struct stream_release {
   const tfcc_packed_key *key;
-  const void *owner, *src;
+  tfcc_packed_owner *owner;
+  const void *src;
+  size_t total; /* the source's bytes */
 } stream_release;
 
 static void stream_released(void *user, size_t bytes) {
   const stream_release *s = user;
-  (void)tfcc_packed_consumed_prefix(s->key, s->owner, s->src, bytes);
+  (void)tfcc_packed_give_prefix(s->key, s->owner, s->src, bytes, s->total);
 }
 
 const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa,
@@ -45,17 +47,16 @@ const tfcc_f32_packed *tfcc_f32_fast_pack_consuming(tfcc_f32_fast *f, tfcc_isa i
                                                     struct tfcc_threadpool *pool, int32_t n,
                                                     int32_t kdim, const float *src, size_t ld_n,
                                                     size_t ld_k, const float *bias,
-                                                    const void *owner) {
+                                                    tfcc_packed_owner *owner) {
   if (!tfcc_f32_fast_get(f, src) && tfcc_pack_once_begin(&f->once)) {
     const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_select(isa);
     const size_t bytes = tfcc_f32_packed_bytes(k, n, kdim);
     const void *hit = n >= 0 && kdim >= 0 ? tfcc_packed_get(&f->key, bytes) : NULL;
     if (hit) tfcc_f32_packed_view(k, n, kdim, hit, &f->packed);
     bool ok = hit != NULL;
-    const stream_release rel = {&f->key, owner, src};
-    if (!ok && owner && ld_k == 1 && n > 0 && kdim > 0 &&
-        (size_t)n * ld_n * sizeof(float) >= STREAM_MIN_BYTES &&
-        tfcc_packed_consumed_prefix(&f->key, owner, src, 0))
+    const stream_release rel = {&f->key, owner, src, (size_t)n * ld_n * sizeof(float)};
+    if (!ok && owner && ld_k == 1 && n > 0 && kdim > 0 && rel.total >= STREAM_MIN_BYTES &&
+        tfcc_packed_give_prefix(&f->key, owner, src, 0, rel.total))
       ok = tfcc_f32_pack_stream(pool, k, n, kdim, src, ld_n, bias, &f->packed, stream_released,
                                 (void *)&rel);
     ok = ok || tfcc_f32_pack_pool(pool, k, n, kdim, src, ld_n, ld_k, bias, &f->packed);

@@ -38,12 +38,13 @@ const tfcc_f32_packed *tfcc_f32_fast_pack(tfcc_f32_fast *f, tfcc_isa isa,
 /* The same for an operator (params `owner`) that says consumed for src as soon as the packing
  * is made (owner NULL: tfcc_f32_fast_pack): a large source (N x K rows, ld_k 1) whose only
  * reader left is owner is packed in source order and its pages given back as it goes
- * (tfcc_f32_pack_stream, ops/packed_store.h consumed_prefix); the same bytes. */
+ * (tfcc_f32_pack_stream, ops/packed_store.h tfcc_packed_give_prefix, recorded in owner); the
+ * same bytes. */
 const tfcc_f32_packed *tfcc_f32_fast_pack_consuming(tfcc_f32_fast *f, tfcc_isa isa,
                                                     struct tfcc_threadpool *pool, int32_t n,
                                                     int32_t kdim, const float *src, size_t ld_n,
                                                     size_t ld_k, const float *bias,
-                                                    const void *owner);
+                                                    tfcc_packed_owner *owner);
 /* The packing for this weights tensor, or NULL (eval: no locking). */
 static inline const tfcc_f32_packed *tfcc_f32_fast_get(const tfcc_f32_fast *f, const void *src) {
   return tfcc_pack_once_ready(&f->once, src) ? &f->packed : NULL;

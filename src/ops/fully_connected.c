@@ -28,6 +28,7 @@
 #include "ops/work_estimate.h"
 
 typedef struct fc_params {
+  tfcc_packed_owner own; /* first (the owner the store sees is the params): the bf16 packing's */
   int32_t act;
   bool keep_num_dims;
   bool per_channel;
@@ -79,6 +80,7 @@ typedef struct fc_params {
   tfcc_packed_layout eigen_wp;
   const void *eigen_src;
 } fc_params;
+_Static_assert(offsetof(fc_params, own) == 0, "the store's owner is the params");
 
 static void fc_release(void *p) {
   fc_params *fp = p;
@@ -243,6 +245,7 @@ static tfcc_status fc_init(tfcc_init_ctx *ctx) {
   fc_params *p = tfcc_params_calloc(sizeof(*p)); /* ops/params_mem.h */
   if (!p)
     return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory for FULLY_CONNECTED params");
+  atomic_init(&p->own.given_back, 0);
   tfcc_f32_fast_init(&p->f32);
   tfcc_f32_fast_attach(&p->f32, ctx, TFCC_BLOCK_F32_GEMM);
   tfcc_q8_fast_init(&p->q8);
@@ -476,7 +479,7 @@ static tfcc_status fc_prepare(tfcc_op_ctx *ctx) {
   const bool ref_eigen = p->eigen_f32 && p->builtin_range;
   if (ctx->in[0]->dtype == TFCC_FLOAT32 && !p->xnn_f32 && !ref_eigen &&
       !tfcc_bf16_fast_fc_prepare(&((fc_params *)ctx->params)->bf16, ctx, d.batches, d.units,
-                                 d.accum))
+                                 d.accum, &((fc_params *)ctx->params)->own))
     fc_f32_prepare(ctx, &d);
   if (p->eigen_f32 && ctx->in[0]->dtype == TFCC_FLOAT32 && !fc_eigen_packed(ctx))
     ctx->scratch_bytes = /* one transposed panel of weights */

@@ -10,6 +10,7 @@
 #ifndef TFCC_OPS_PACKED_STORE_H
 #define TFCC_OPS_PACKED_STORE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -111,12 +112,42 @@ static inline void tfcc_packed_put(const tfcc_packed_key *k, const void *data, s
   if (k->store && data) k->store->put(k->store, k->node, k->block, data, bytes);
 }
 
+/* What an operator gave back: the bytes of the largest constant it said consumed for (or gave
+ * a prefix of) to a store that gives pages back. An operator with a path that would read a raw
+ * constant again after its packing consumed it (CONV_2D's grouped reference kernel) keeps one
+ * as the first member of its params (so that the owner the store sees is the params either
+ * way) and gives back only through tfcc_packed_give / tfcc_packed_give_prefix, which record
+ * here whatever may be given back: a packing added later cannot forget to tell its guard (the
+ * bf16 packing of cache57 did, fuzz57's guard never heard of it). Zeroed with the params. */
+typedef struct tfcc_packed_owner {
+  atomic_size_t given_back;
+} tfcc_packed_owner;
+
+/* The largest constant o's operator gave back (or may have) so far, in bytes. */
+static inline size_t tfcc_packed_given_back(const tfcc_packed_owner *o) {
+  return atomic_load_explicit(&((tfcc_packed_owner *)o)->given_back, memory_order_relaxed);
+}
+/* k's store may give back pages of a constant of `bytes` that o's operator read */
+static inline void tfcc_packed_gave(const tfcc_packed_key *k, tfcc_packed_owner *o, size_t bytes) {
+  if (k->store && (k->store->consumed || k->store->consumed_prefix) &&
+      bytes > tfcc_packed_given_back(o))
+    atomic_store_explicit(&o->given_back, bytes, memory_order_relaxed);
+}
+
 /* The operator with params `owner` reads the constant `data` (NULL: ignored) no more. Only
  * for a node whose every later eval and prepare, at any input shape, uses its packing (never
  * a reference path on the raw constant). */
 static inline void tfcc_packed_consumed(const tfcc_packed_key *k, const void *owner,
                                         const void *data) {
   if (k->store && k->store->consumed && data) k->store->consumed(k->store, owner, data);
+}
+
+/* tfcc_packed_consumed for the constant `data` of `bytes` (NULL: ignored), recorded in o. */
+static inline void tfcc_packed_give(const tfcc_packed_key *k, tfcc_packed_owner *o,
+                                    const void *data, size_t bytes) {
+  if (!data) return;
+  tfcc_packed_gave(k, o, bytes);
+  tfcc_packed_consumed(k, o, data);
 }
 
 /* The operator with params `owner`, which will say consumed for the constant `data` once its
@@ -126,6 +157,15 @@ static inline bool tfcc_packed_consumed_prefix(const tfcc_packed_key *k, const v
                                                const void *data, size_t bytes) {
   return k->store && k->store->consumed_prefix && data &&
          k->store->consumed_prefix(k->store, owner, data, bytes);
+}
+
+/* tfcc_packed_consumed_prefix recorded in o (the constant holds `total` bytes): where taken,
+ * o's operator may no longer read any of the constant. */
+static inline bool tfcc_packed_give_prefix(const tfcc_packed_key *k, tfcc_packed_owner *o,
+                                           const void *data, size_t bytes, size_t total) {
+  if (!tfcc_packed_consumed_prefix(k, o, data, bytes)) return false;
+  tfcc_packed_gave(k, o, total);
+  return true;
 }
 
 #endif

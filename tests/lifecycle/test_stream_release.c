@@ -34,7 +34,7 @@ static size_t whole_huge(const void *p, size_t bytes) {
 
 /* Packs constant t (n x k floats) as node `node` does and checks its bytes against a packing of
  * copy (the caller then says consumed for it, as CONV_2D does right after). */
-static void pack_node(tfcc_const_release *r, tfcc_isa isa, int32_t node, const void *owner,
+static void pack_node(tfcc_const_release *r, tfcc_isa isa, int32_t node, tfcc_packed_owner *owner,
                       const tfcc_ir_tensor *t, int32_t n, int32_t k, const float *copy) {
   tfcc_f32_fast f;
   tfcc_f32_fast_init(&f);
@@ -101,12 +101,16 @@ int main(void) {
   r.trap = true; /* as TFCC_DEBUG_RELEASE_TRAP=1: a read of a given back byte faults */
   tfcc_const_release_prepare(&r);
   const tfcc_isa isa = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  int owner[4];
+  tfcc_packed_owner owner[4];
+  for (int i = 0; i < 4; i++) atomic_init(&owner[i].given_back, 0);
   tfcc_packed_store *s = &r.store;
   pack_node(&r, isa, 0, &owner[0], &t[T_A], na, K, copy[T_A]);
   /* A's whole huge pages went while it was packed: before it is consumed, before node 1 */
   const size_t huge_a = whole_huge(t[T_A].data, t[T_A].data_bytes);
   CHECKF(huge_a >= 6 * MIB && r.released_bytes == huge_a, "%zu of %zu", r.released_bytes, huge_a);
+  /* and its owner heard of it (a grouped CONV_2D shape must not read it: conv_grouped_check) */
+  CHECKF(tfcc_packed_given_back(&owner[0]) == (size_t)na * K * sizeof(float), "%zu",
+         tfcc_packed_given_back(&owner[0]));
   s->consumed(s, &owner[0], t[T_A].data); /* its 4 KiB ends, not its huge pages again */
   const size_t after_a = r.released_bytes;
   CHECKF(after_a == whole_pages(t[T_A].data, t[T_A].data_bytes), "%zu", after_a);
@@ -121,6 +125,7 @@ int main(void) {
   pack_node(&r, isa, 2, &owner[2], &t[T_SHARED], ns, K, copy[T_SHARED]);
   s->consumed(s, &owner[2], t[T_SHARED].data);
   CHECKF(r.released_bytes == before_shared, "%zu %zu", r.released_bytes, before_shared);
+  CHECK(tfcc_packed_given_back(&owner[2]) == 0); /* nothing streamed: its owner gave none */
   pack_node(&r, isa, 3, &owner[3], &t[T_SHARED], ns, K, copy[T_SHARED]);
   s->consumed(s, &owner[3], t[T_SHARED].data);
   const size_t huge_s = whole_huge(t[T_SHARED].data, t[T_SHARED].data_bytes);
