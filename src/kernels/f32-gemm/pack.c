@@ -53,12 +53,14 @@ static void pack_panel_rows(size_t nr, size_t nc, size_t kn, const float *src, s
 #define STAGE_FLOATS ((size_t)16 << 10)
 
 /* Panels [p0, p1) of one K block (kn columns from src) of B stored N x K into dst (the K
- * block's first panel; panel p at dst + p * pstride), their source rows first gathered into
- * stage by the kernel (base/kernel_copy.h), a group of panels at a time; read in place where
- * the gather is not available. */
-static void pack_block_staged(size_t nr, size_t N, size_t kn, const float *src, size_t ld_n,
-                              float *dst, size_t pstride, size_t p0, size_t p1, float *stage) {
-  const size_t group = nr * kn <= STAGE_FLOATS ? STAGE_FLOATS / (nr * kn) : 0;
+ * block's first panel; panel p at dst + p * pstride): the one panel packing of B stored N x K,
+ * whichever order the blocks are written in (pack_panels, stream_panels). With stage (a load:
+ * STAGE_FLOATS floats) their source rows are first gathered into it by the kernel
+ * (base/kernel_copy.h), a group of panels at a time; read in place without it, or where the
+ * gather is not available. */
+static void pack_block(size_t nr, size_t N, size_t kn, const float *src, size_t ld_n, float *dst,
+                       size_t pstride, size_t p0, size_t p1, float *stage) {
+  const size_t group = stage && nr * kn <= STAGE_FLOATS ? STAGE_FLOATS / (nr * kn) : 0;
   for (size_t p = p0; p < p1;) {
     const size_t q = group && p1 - p > group ? p + group : p1;
     const size_t n0 = p * nr, n1 = q * nr < N ? q * nr : N;
@@ -82,17 +84,13 @@ static void pack_panels(const tfcc_f32_gemm_kernel *k, size_t N, size_t K, const
   const size_t row = panels * nr;
   for (size_t k0 = 0; k0 < K; k0 += kc) {
     const size_t kn = K - k0 < kc ? K - k0 : kc;
-    if (stage && ld_k == 1 && ld_n != 1 && nr <= NR_MAX) {
-      pack_block_staged(nr, N, kn, src + k0, ld_n, w + row * (1 + k0), kn * nr, p0, p1, stage);
+    if (ld_k == 1 && ld_n != 1 && nr <= NR_MAX) { /* B stored N x K: through the tile */
+      pack_block(nr, N, kn, src + k0, ld_n, w + row * (1 + k0), kn * nr, p0, p1, stage);
       continue;
     }
     for (size_t p = p0; p < p1; p++) {
       const size_t n0 = p * nr, nc = N - n0 < nr ? N - n0 : nr;
       float *dst = w + row * (1 + k0) + p * kn * nr; /* gemm.h: tfcc_f32_panel_block */
-      if (ld_k == 1 && ld_n != 1 && nr <= NR_MAX) {  /* B stored N x K: through the tile */
-        pack_panel_rows(nr, nc, kn, src + n0 * ld_n + k0, ld_n, dst);
-        continue;
-      }
       for (size_t kk = k0; kk < k0 + kn; kk++, dst += nr) {
         if (ld_n == 1) { /* B stored K x N (BATCH_MATMUL rhs): rows copy straight */
           memcpy(dst, src + kk * ld_k + n0, nc * sizeof(float));
@@ -162,14 +160,23 @@ bool tfcc_f32_pack_pool(struct tfcc_threadpool *pool, const tfcc_f32_gemm_kernel
   return true;
 }
 
-/* Streamed packing (gemm.h, tfcc_f32_pack_stream). The layout is [bias row][K block 0]...
- * [K block B-1], block b holding every panel's kn_b x NR piece, so one panel (NR contiguous
- * source rows) writes into every block: packed in the final order, the first panel would make
- * the whole block resident while the whole source still is. Instead the first C = B - 1 blocks
+/* Streamed packing (gemm.h, tfcc_f32_pack_stream): the same pieces, by the same pack_block, in
+ * another order of writing, and why it needs one. The layout is [bias row][K block 0]...
+ * [K block B-1], block b holding every panel's kn_b x NR piece: K-block-major, because the
+ * GEMM sweeps every panel of one K block while that block's rows of A stay in L1
+ * (tfcc_f32_panel_block), and the weights cache stores that layout. One panel (NR contiguous
+ * source rows) writes into every block, so packed in the final order, the first panel would
+ * make the whole block resident while the whole source still is:
+ * the peak the streaming exists to cut. Instead the first C = B - 1 blocks
  * (all kc deep) are written panel-major, panel p's C pieces one after the other from the end of
  * the bias row on, so that the block is written front to back as the source is read front to
  * back; the last block (kn_last deep, maybe shorter) is written in place. Once every panel is
- * packed, the P x C pieces are transposed in place into the C x P order of the layout. */
+ * packed, the P x C pieces are transposed in place into the C x P order of the layout (with
+ * one K block, C <= 1, the two orders are one and nothing moves). Packing panel-major into
+ * the final layout directly would need the K-block-major layout changed in every f32 GEMM
+ * kernel and cache file; a K-block-major streamed write cannot give the source back before
+ * the last block is reached. The bytes equal tfcc_f32_pack_pool's (ops test_weights_pack and
+ * lifecycle test_stream_release compare them). */
 
 /* Source bytes per chunk of panels between two releases of the source read so far. */
 #define STREAM_CHUNK_BYTES ((size_t)1 << 20)
@@ -190,14 +197,7 @@ static void stream_panels(const stream_job *j, size_t p0, size_t p1, float *stag
     const size_t kn = j->K - k0 < j->kc ? j->K - k0 : j->kc;
     float *dst = b < j->C ? j->w + row + b * S : j->last;
     const size_t pstride = b < j->C ? j->C * S : kn * nr;
-    if (stage) {
-      pack_block_staged(nr, j->N, kn, j->src + k0, j->ld_n, dst, pstride, p0, p1, stage);
-      continue;
-    }
-    for (size_t p = p0; p < p1; p++) {
-      const size_t nc = j->N - p * nr < nr ? j->N - p * nr : nr;
-      pack_panel_rows(nr, nc, kn, j->src + p * nr * j->ld_n + k0, j->ld_n, dst + p * pstride);
-    }
+    pack_block(nr, j->N, kn, j->src + k0, j->ld_n, dst, pstride, p0, p1, stage);
   }
 }
 
