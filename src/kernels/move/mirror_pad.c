@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "kernels/ref/pad.h"
+
 typedef struct mp {
   int32_t rank;
   const int32_t *in_dims;
@@ -14,33 +16,16 @@ typedef struct mp {
   size_t out_row[16];
 } mp;
 
-/* Input index of output index o along a dimension (TFLite mirror_pad.cc GetInputDimension, as
- * the reference computes it). */
-static int64_t mirror_index(int64_t o, int64_t left, int64_t size, int64_t offset) {
-  if (o < left) {
-    const int64_t orig = left + offset - 1;
-    const int64_t m = orig - offset;
-    return orig - (o < m ? o : m);
-  }
-  o -= left;
-  if (o >= size) {
-    o -= size;
-    const int64_t orig = size - (1 + offset);
-    return orig - (o < orig ? o : orig);
-  }
-  return o;
-}
-
 static void fill(const mp *m, int32_t d, const uint8_t *in, uint8_t *out) {
   const int64_t n = m->in_dims[d], b = m->before[d], total = m->out_dims[d];
   const size_t orow = m->out_row[d];
   if (d == m->rank - 1) {
     const size_t u = m->unit;
     for (int64_t o = 0; o < b; o++)
-      memcpy(out + (size_t)o * u, in + (size_t)mirror_index(o, b, n, m->offset) * u, u);
+      memcpy(out + (size_t)o * u, in + (size_t)tfcc_mirror_index(o, b, n, m->offset) * u, u);
     memcpy(out + (size_t)b * u, in, (size_t)n * u);
     for (int64_t o = b + n; o < total; o++)
-      memcpy(out + (size_t)o * u, in + (size_t)mirror_index(o, b, n, m->offset) * u, u);
+      memcpy(out + (size_t)o * u, in + (size_t)tfcc_mirror_index(o, b, n, m->offset) * u, u);
     return;
   }
   for (int64_t i = 0; i < n; i++)
@@ -48,7 +33,7 @@ static void fill(const mp *m, int32_t d, const uint8_t *in, uint8_t *out) {
   for (int64_t o = 0; o < total; o++) {
     if (o == b) o = b + n; /* the middle is done */
     if (o >= total) break;
-    memcpy(out + (size_t)o * orow, out + (size_t)(b + mirror_index(o, b, n, m->offset)) * orow,
+    memcpy(out + (size_t)o * orow, out + (size_t)(b + tfcc_mirror_index(o, b, n, m->offset)) * orow,
            orow);
   }
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernels/reduce/reduce.h"
+#include "kernels/tflite-f32/tflite_f32.h"
 
 #define RSUM_CAT2(a, b) a##b
 #define RSUM_CAT(a, b) RSUM_CAT2(a, b)
@@ -100,7 +101,7 @@ static inline __attribute__((always_inline)) void RSUM_CAT(rsx_add_,
 /* The end of one row of n after the whole 16-element steps up to i: up to three 4-element
  * groups into accumulators 0, 1, 2 (+0 into the others: exact, a lane that started at +0 is
  * never -0), the fold (acc0 + acc2) + (acc1 + acc3), the lanes (0 + 2) and (1 + 3), a remaining
- * pair added to those two, their sum, a remaining single added last. */
+ * pair added to those two, their sum, a remaining single added last (tfcc_xnn_rsum_end). */
 static inline __attribute__((always_inline)) float RSUM_CAT(rsx_finish_,
                                                             TFCC_RSUM_ISA)(const RSX16 *accp,
                                                                            const float *x, size_t i,
@@ -116,16 +117,9 @@ static inline __attribute__((always_inline)) float RSUM_CAT(rsx_finish_,
   RSX4 q[4];
   memcpy(q, &acc, sizeof q);
   const RSX4 lo = q[0] + q[2], hi = q[1] + q[3];
-  const RSX4 a = lo + hi;
-  float s0 = a[0] + a[2], s1 = a[1] + a[3];
-  if ((n - i) & 2) {
-    s0 = s0 + x[i];
-    s1 = s1 + x[i + 1];
-    i += 2;
-  }
-  float s = s0 + s1;
-  if ((n - i) & 1) s = s + x[i];
-  return s;
+  const RSX4 v = lo + hi;
+  const float a[4] = {v[0], v[1], v[2], v[3]};
+  return tfcc_xnn_rsum_end(a, x, i, n);
 }
 
 void RSUM_CAT(tfcc_rsum_xnn_mean_f32_, TFCC_RSUM_ISA)(const float *restrict in, size_t O, size_t R,

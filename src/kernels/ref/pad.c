@@ -21,22 +21,6 @@ void tfcc_ref_pad_const(const void *in, int32_t rank, const int32_t *in_dims, co
   tfcc_ref_copy_nd(rank, in_dims, in, 0, is, out, off, os, es);
 }
 
-/* TFLite mirror_pad.cc GetInputDimension. */
-static int64_t mirror_index(int64_t o, int64_t left, int64_t size, int64_t offset) {
-  if (o < left) {
-    const int64_t orig = left + offset - 1;
-    const int64_t m = orig - offset;
-    return orig - (o < m ? o : m);
-  }
-  o -= left;
-  if (o >= size) {
-    o -= size;
-    const int64_t orig = size - (1 + offset);
-    return orig - (o < orig ? o : orig);
-  }
-  return o;
-}
-
 void tfcc_ref_mirror_pad(const void *in, int32_t rank, const int32_t *in_dims,
                          const int64_t *before, const int32_t *out_dims, bool symmetric, size_t es,
                          void *out) {
@@ -51,7 +35,7 @@ void tfcc_ref_mirror_pad(const void *in, int32_t rank, const int32_t *in_dims,
   for (int64_t n = 0; n < total; n++) {
     int64_t from = 0;
     for (int32_t d = 0; d < rank; d++)
-      from += mirror_index(idx[d], before[d], in_dims[d], offset) * is[d];
+      from += tfcc_mirror_index(idx[d], before[d], in_dims[d], offset) * is[d];
     memcpy(dst + (size_t)n * es, src + (size_t)from * es, es);
     for (int32_t d = rank - 1; d >= 0; d--) {
       if (++idx[d] < out_dims[d]) break;

@@ -11,6 +11,24 @@
 void tfcc_ref_pad_const(const void *in, int32_t rank, const int32_t *in_dims, const int64_t *before,
                         const int32_t *out_dims, const void *value, size_t es, void *out);
 
+/* The input index of output index o along a dimension of `size` with `left` padding before it,
+ * offset 1 (REFLECT) or 0 (SYMMETRIC): TFLite mirror_pad.cc GetInputDimension. Shared by
+ * tfcc_ref_mirror_pad and its block-copy twin (kernels/move/mirror_pad.h). */
+static inline int64_t tfcc_mirror_index(int64_t o, int64_t left, int64_t size, int64_t offset) {
+  if (o < left) {
+    const int64_t orig = left + offset - 1;
+    const int64_t m = orig - offset;
+    return orig - (o < m ? o : m);
+  }
+  o -= left;
+  if (o >= size) {
+    o -= size;
+    const int64_t orig = size - (1 + offset);
+    return orig - (o < orig ? o : orig);
+  }
+  return o;
+}
+
 /* MIRROR_PAD: REFLECT (symmetric = false, edge not repeated) or SYMMETRIC. Index mapping is
  * TFLite's GetInputDimension. Paddings must be <= dim - 1 (REFLECT) or <= dim (SYMMETRIC). */
 void tfcc_ref_mirror_pad(const void *in, int32_t rank, const int32_t *in_dims,

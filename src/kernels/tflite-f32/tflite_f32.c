@@ -286,15 +286,7 @@ float tfcc_xnn_rsum_f32(const float *x, size_t n) {
     const float lo = acc[0][l] + acc[2][l], hi = acc[1][l] + acc[3][l];
     a[l] = lo + hi;
   }
-  float s0 = a[0] + a[2], s1 = a[1] + a[3];
-  if ((n - i) & 2) {
-    s0 = s0 + x[i];
-    s1 = s1 + x[i + 1];
-    i += 2;
-  }
-  float s = s0 + s1;
-  if ((n - i) & 1) s = s + x[i];
-  return s;
+  return tfcc_xnn_rsum_end(a, x, i, n);
 }
 
 bool tfcc_xnn_fc_uses_nr2(int32_t units) {

@@ -126,6 +126,20 @@ void tfcc_xnn_gavgpool_f32_old(const float *x, size_t outer, size_t rows, size_t
  * remaining pair added to those two; their sum; a remaining single added last). The caller
  * multiplies by 1.0f / n for MEAN. */
 float tfcc_xnn_rsum_f32(const float *x, size_t n);
+/* Its end, shared with the vector sums of kernels/reduce (reduce_body.h): the folded lanes
+ * a[0..3], then the lanes (0 + 2), (1 + 3), a remaining pair of x[i..n) added to those two,
+ * their sum, a remaining single added last (n - i < 4). */
+static inline float tfcc_xnn_rsum_end(const float a[4], const float *x, size_t i, size_t n) {
+  float s0 = a[0] + a[2], s1 = a[1] + a[3];
+  if ((n - i) & 2) {
+    s0 = s0 + x[i];
+    s1 = s1 + x[i + 1];
+    i += 2;
+  }
+  float s = s0 + s1;
+  if ((n - i) & 1) s = s + x[i];
+  return s;
+}
 
 /* FULLY_CONNECTED with constant float32 weights w [units][accum]: XNNPACK's f32 GEMM as
  * xnn_create_fully_connected_nc_f32 picks it. tfcc_xnn_fc_uses_nr2 is its xnn_use_nr2(8, 2,
