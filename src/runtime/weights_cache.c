@@ -351,11 +351,12 @@ struct tfcc_wcache {
   const uint8_t *map;
   size_t map_size;
   tfcc_wc_header h;
-  uint8_t *state;  /* per entry: 0 unchecked, 1 good, 2 bad; | ST_TAKEN once recorded */
-  uint32_t cursor; /* the entry after the last one taken: operators ask in the order the
-                      writing load asked, so a lookup starts there (store_get) */
-  bool put_any;    /* a block was offered (record's duplicate scan is needed) */
-  bool stamped;    /* unwritten since tfcc wrote it (mtime == stamp): blocks taken unhashed */
+  uint8_t *state; /* per entry: 0 unchecked, 1 good, 2 bad; | ST_TAKEN once recorded */
+  /* per class of block (small_first), the entry after the last one of it taken: operators ask
+   * for a class's blocks in the order the file holds them, so a lookup starts there */
+  uint32_t cursor[2];
+  bool put_any; /* a block was offered (record's duplicate scan is needed) */
+  bool stamped; /* unwritten since tfcc wrote it (mtime == stamp): blocks taken unhashed */
   /* the blocks of this load, in the order operators asked (hits and fresh packings) */
   wc_block *blocks;
   size_t n_blocks, cap_blocks;
@@ -424,6 +425,13 @@ static bool block_good(tfcc_wcache *c, uint32_t i, const tfcc_wc_entry *e) {
   return (c->state[i] & ~ST_TAKEN) == 1;
 }
 
+/* The requantization tables (a few KiB each, read at every load's init): written before the
+ * other blocks (write_out), together in a few pages rather than one or two pages of their own
+ * each between the packed blocks, which a warm load would first-touch one by one. */
+static uint32_t small_first(uint32_t block) {
+  return block == TFCC_BLOCK_REQUANT || block == TFCC_BLOCK_REQUANT_DW;
+}
+
 /* A block the cache leaves to the operator (tfcc_wc_mem.no_float): neither taken nor written. */
 static bool left_out(const tfcc_wcache *c, uint32_t block) {
   return c->in_mem && c->mem.no_float &&
@@ -446,8 +454,9 @@ static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block,
     return NULL;
   }
   if (c->map) {
-    const uint32_t n = c->h.n_blocks;
-    for (uint32_t k = 0, i = c->cursor < n ? c->cursor : 0; k < n; k++, i = i + 1 < n ? i + 1 : 0) {
+    const uint32_t n = c->h.n_blocks, cl = small_first(block);
+    for (uint32_t k = 0, i = c->cursor[cl] < n ? c->cursor[cl] : 0; k < n;
+         k++, i = i + 1 < n ? i + 1 : 0) {
       tfcc_wc_entry e;
       tfcc_wc_entry_at(c->map, i, &e);
       if (e.node != node || e.block != block) continue;
@@ -472,7 +481,7 @@ static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block,
       else if (!(c->state[i] & ST_TAKEN))
         append(c, node, block, p, bytes);
       c->state[i] |= ST_TAKEN;
-      c->cursor = i + 1;
+      c->cursor[cl] = i + 1;
       c->stats.hits++;
       return p;
     }
@@ -1056,6 +1065,16 @@ static void write_out(tfcc_wcache *c) {
   if (c->sha_pending) {
     tfcc_sha256_fast(c->src, c->src_size, c->src_sha256);
     c->sha_pending = false;
+  }
+  /* the tables first, each class in the order operators asked (a stable partition) */
+  wc_block *order = malloc(c->n_blocks * sizeof *order + 1);
+  if (order) {
+    size_t k = 0;
+    for (uint32_t pass = 1; pass < 3; pass++)
+      for (size_t i = 0; i < c->n_blocks; i++)
+        if (small_first(c->blocks[i].block) == 2 - pass) order[k++] = c->blocks[i];
+    memcpy(c->blocks, order, c->n_blocks * sizeof *order);
+    free(order);
   }
   if (c->n_skips)
     record(c, TFCC_WC_SKIPS_NODE, TFCC_WC_SKIPS_BLOCK, c->skips, c->n_skips * sizeof *c->skips);
