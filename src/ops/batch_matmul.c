@@ -53,8 +53,9 @@ typedef struct bmm_params {
   int64_t hyb_nb;
   bool xnn_f32;   /* float32 x float32 in a hybrid model, TFLITE mode: XNNPACK's order */
   bool eigen_f32; /* the same in REFERENCE mode: the classic interpreter's Eigen GEMM */
-  int32_t n_col;  /* int16 x int8 per output column: multipliers in col_mult / col_shift */
-  int32_t *col_mult, *col_shift;
+  int32_t n_col;  /* int16 x int8 per output column: multipliers in colq (its tables: the
+                    weights cache's block TFCC_BLOCK_REQUANT or its own) */
+  tfcc_conv_qparams colq;
   bmm_const_rhs crhs; /* a constant float32 rhs prepared once */
 } bmm_params;
 
@@ -66,8 +67,7 @@ static void bmm_release(void *params) {
   if (!p->hyb_b) tfcc_hybrid_free(p->hyb); /* else hyb is hyb_b[0] */
   for (int64_t b = 0; p->hyb_b && b < p->hyb_nb; b++) tfcc_hybrid_free(p->hyb_b[b]);
   free(p->hyb_b);
-  free(p->col_mult);
-  free(p->col_shift);
+  tfcc_conv_qparams_free(&p->colq);
   free(p);
 }
 
@@ -113,7 +113,7 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
            (r->dtype == l->dtype || bmm_i16_i8(l, r)) && o->dtype == l->dtype) {
     const bool per_col = bmm_i16_i8(l, r) && r->quant.count > 1;
     tfcc_conv_qparams q;
-    st = tfcc_conv_qparams_init(&q, l, r, o, 0, !per_col, ctx->err);
+    st = tfcc_conv_qparams_node(&q, ctx, TFCC_BLOCK_REQUANT, l, r, o, 0, !per_col, false);
     if (st == TFCC_OK) {
       p->quantized = true;
       p->q.lhs_offset = q.input_offset;
@@ -126,15 +126,13 @@ static tfcc_status bmm_init(tfcc_init_ctx *ctx) {
       int32_t max_shift = q.shift[0];
       for (int32_t c = 1; c < q.n_mult; c++)
         max_shift = q.shift[c] > max_shift ? q.shift[c] : max_shift;
-      if (per_col) { /* the arrays move to p */
+      if (per_col) { /* the tables move to p */
         p->n_col = q.n_mult;
-        p->col_mult = q.mult;
-        p->col_shift = q.shift;
-        p->q.col_mult = p->col_mult;
-        p->q.col_shift = p->col_shift;
-        q.mult = NULL, q.shift = NULL;
-      }
-      tfcc_conv_qparams_free(&q);
+        p->colq = q;
+        p->q.col_mult = p->colq.mult;
+        p->q.col_shift = p->colq.shift;
+      } else
+        tfcc_conv_qparams_free(&q);
       if (l->dtype == TFCC_INT16 &&
           (p->q.lhs_offset || !bmm_zero_points_0(&r->quant) || p->q.output_offset))
         st = tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED, "int16 zero points must be 0");

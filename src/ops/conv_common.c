@@ -1,5 +1,6 @@
 #include "ops/conv_common.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,14 +237,12 @@ static tfcc_status check_shift(int shift, tfcc_err *err) {
   return TFCC_OK;
 }
 
-tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *in,
-                                   const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out,
-                                   int32_t act, bool force_per_tensor_float, tfcc_err *err) {
-  q->mult = NULL;
-  q->shift = NULL;
-  q->scale = NULL;
-  q->single_round = false;
-  q->n_mult = 0;
+/* q's scalars (offsets, activation range) and its table length *n, after the checks of the
+ * tensors' scales that need no table. */
+static tfcc_status qp_scalars(tfcc_conv_qparams *q, const tfcc_ir_tensor *in,
+                              const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out, int32_t act,
+                              bool per_tensor_float, int32_t *n, tfcc_err *err) {
+  memset(q, 0, sizeof *q);
   if (!in || !filter || !out)
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "missing input, filter or output tensor");
   if (in->quant.count < 1)
@@ -259,28 +258,53 @@ tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *i
                         (double)out_scale);
   if (!(in_scale >= 0.f) || isinf(in_scale))
     return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "input scale %g invalid", (double)in_scale);
-  const bool per_tensor_float = force_per_tensor_float || in->dtype == TFCC_UINT8;
-  int32_t n = per_tensor_float ? 1 : filter->quant.count;
+  *n = per_tensor_float ? 1 : filter->quant.count;
   if (per_tensor_float && filter->quant.count > 1)
     return tfcc_err_set(err, TFCC_ERR_UNSUPPORTED,
                         "per-channel filter quantization (%d scales) with %s input unsupported",
                         (int)filter->quant.count, tfcc_dtype_name(in->dtype));
-  q->mult = malloc(sizeof(int32_t) * (size_t)n);
-  q->shift = malloc(sizeof(int32_t) * (size_t)n);
-  if (!q->mult || !q->shift) {
-    tfcc_conv_qparams_free(q);
-    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for %d multipliers", (int)n);
-  }
+  q->input_offset = -in->quant.zero_point[0];
+  q->filter_offset = -filter->quant.zero_point[0];
+  q->output_offset = out->quant.zero_point[0];
+  return tfcc_conv_act_range(out->dtype, act, &out->quant, &q->act_min, &q->act_max, err);
+}
+
+/* A tfcc_conv_qparams_node block: this header, int32 mult[n], int32 shift[n], then with
+ * QT_ROOM float scale[n] (meaningful with QT_SCALE). */
+typedef struct qt_head {
+  int32_t n;
+  uint32_t flags;
+  uint32_t reserved[2]; /* 0 */
+} qt_head;
+enum { QT_ROOM = 1u, QT_SCALE = 2u };
+
+static size_t qt_bytes(int32_t n, bool room) {
+  return sizeof(qt_head) + (size_t)n * (2 * sizeof(int32_t) + (room ? sizeof(float) : 0));
+}
+
+/* q's pointers into the tables at t (a block laid out as above). */
+static void qt_point(tfcc_conv_qparams *q, const uint8_t *t, int32_t n, uint32_t flags) {
   q->n_mult = n;
+  q->mult = (const int32_t *)(const void *)(t + sizeof(qt_head));
+  q->shift = q->mult + n;
+  q->scale = flags & QT_SCALE ? (const float *)(const void *)(q->shift + n) : NULL;
+}
+
+/* The builtin multipliers and shifts of the n channels into t (a table of qt_bytes(n, room)). */
+static tfcc_status qt_builtin(uint8_t *t, int32_t n, bool room, const tfcc_ir_tensor *in,
+                              const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out,
+                              bool per_tensor_float, tfcc_err *err) {
+  const qt_head h = {n, room ? QT_ROOM : 0u, {0, 0}};
+  memcpy(t, &h, sizeof h);
+  int32_t *mult = (int32_t *)(void *)(t + sizeof h), *shift = mult + n;
+  const float in_scale = in->quant.scale[0], out_scale = out->quant.scale[0];
   for (int32_t c = 0; c < n; c++) {
     const float fs = filter->quant.scale[c];
     /* A negative per-channel scale (a converter's folded negative batch-norm gamma; the reader
      * takes them on constant per-axis tensors only) gives TFLite's builtin kernels a negative
      * multiplier (QuantizeMultiplier keeps the sign): the channel's outputs change sign. */
-    if (!(fs >= 0.f || (fs < 0.f && !per_tensor_float)) || isinf(fs)) {
-      tfcc_conv_qparams_free(q);
+    if (!(fs >= 0.f || (fs < 0.f && !per_tensor_float)) || isinf(fs))
       return tfcc_err_set(err, TFCC_ERR_INVALID_MODEL, "filter scale %d is %g", (int)c, (double)fs);
-    }
     double real;
     if (per_tensor_float) /* GetQuantizedConvolutionMultipler: float product, then double */
       real = (double)(in_scale * fs) / (double)out_scale;
@@ -290,25 +314,98 @@ tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *i
     int s;
     tfcc_quantize_multiplier(real, &m, &s);
     tfcc_status st = check_shift(s, err);
-    if (st != TFCC_OK) {
-      tfcc_conv_qparams_free(q);
-      return st;
-    }
-    q->mult[c] = m;
-    q->shift[c] = s;
+    if (st != TFCC_OK) return st;
+    mult[c] = m;
+    shift[c] = s;
   }
-  q->input_offset = -in->quant.zero_point[0];
-  q->filter_offset = -filter->quant.zero_point[0];
-  q->output_offset = out->quant.zero_point[0];
-  tfcc_status st = tfcc_conv_act_range(out->dtype, act, &out->quant, &q->act_min, &q->act_max, err);
-  if (st != TFCC_OK) tfcc_conv_qparams_free(q);
+  return TFCC_OK;
+}
+
+/* XNNPACK's float scales into the room of table t (xnn_create_convolution2d_nhwc_q*:
+ * input_scale * kernel_scale / output_scale, float); false (none set) when one is out of the
+ * range XNNPACK takes. */
+static bool qt_xnn(uint8_t *t, int32_t n, const tfcc_ir_tensor *in, const tfcc_ir_tensor *filter,
+                   const tfcc_ir_tensor *out) {
+  float *sc = (float *)(void *)(t + sizeof(qt_head) + (size_t)n * 2 * sizeof(int32_t));
+  const float in_scale = in->quant.scale[0], out_scale = out->quant.scale[0];
+  for (int32_t c = 0; c < n; c++) {
+    const float s = in_scale * filter->quant.scale[c] / out_scale;
+    /* XNNPACK refuses the node when it creates the runtime, and the whole delegate fails
+     * (ops/xnn_delegate.c): not reached in TFLITE mode for a node the delegate takes; builtin
+     * arithmetic */
+    if (!(s < 256.f)) return false;
+    sc[c] = s;
+  }
+  const uint32_t flags = QT_ROOM | QT_SCALE;
+  memcpy(t + offsetof(qt_head, flags), &flags, sizeof flags);
+  return true;
+}
+
+/* XNNPACK's activation range of q (its subgraph's quantization of the fused activation). */
+static void qt_xnn_range(tfcc_conv_qparams *q, const tfcc_ir_tensor *out, int32_t act) {
+  const int32_t qmin = out->dtype == TFCC_UINT8 ? 0 : -128,
+                qmax = out->dtype == TFCC_UINT8 ? 255 : 127;
+  tfcc_xnn_act_range(act, out->quant.scale[0], out->quant.zero_point[0], qmin, qmax, &q->act_min,
+                     &q->act_max);
+}
+
+/* The tables of n channels computed into q's own memory. */
+static tfcc_status qt_compute(tfcc_conv_qparams *q, int32_t n, bool xnn, const tfcc_ir_tensor *in,
+                              const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out, int32_t act,
+                              bool per_tensor_float, tfcc_err *err) {
+  uint8_t *t = malloc(qt_bytes(n, xnn));
+  if (!t) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for %d multipliers", (int)n);
+  tfcc_status st = qt_builtin(t, n, xnn, in, filter, out, per_tensor_float, err);
+  if (st != TFCC_OK) {
+    free(t);
+    return st;
+  }
+  const bool scaled = xnn && qt_xnn(t, n, in, filter, out);
+  if (scaled) qt_xnn_range(q, out, act);
+  q->tables = t;
+  qt_point(q, t, n, scaled ? QT_SCALE : 0u);
+  return TFCC_OK;
+}
+
+tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *in,
+                                   const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out,
+                                   int32_t act, bool force_per_tensor_float, tfcc_err *err) {
+  const bool ptf = force_per_tensor_float || (in && in->dtype == TFCC_UINT8);
+  int32_t n = 0;
+  tfcc_status st = qp_scalars(q, in, filter, out, act, ptf, &n, err);
+  return st != TFCC_OK ? st : qt_compute(q, n, false, in, filter, out, act, ptf, err);
+}
+
+tfcc_status tfcc_conv_qparams_node(tfcc_conv_qparams *q, const tfcc_init_ctx *ctx, uint32_t block,
+                                   const tfcc_ir_tensor *in, const tfcc_ir_tensor *filter,
+                                   const tfcc_ir_tensor *out, int32_t act,
+                                   bool force_per_tensor_float, bool xnn) {
+  const bool ptf = force_per_tensor_float || (in && in->dtype == TFCC_UINT8);
+  int32_t n = 0;
+  tfcc_status st = qp_scalars(q, in, filter, out, act, ptf, &n, ctx->err);
+  if (st != TFCC_OK) return st;
+  /* per-tensor: one multiplier, not worth a block (and its lookup) */
+  const tfcc_packed_key key = tfcc_init_block_key(ctx, n > 1 ? block : 0);
+  const size_t bytes = qt_bytes(n, xnn);
+  const uint8_t *hit = n > 1 ? tfcc_packed_get(&key, bytes) : NULL;
+  qt_head h;
+  if (hit) memcpy(&h, hit, sizeof h);
+  /* the block of this node's tables: its size is the channels' and the room's, the header says
+   * the same (a block of another layout is computed over, never read) */
+  if (hit && h.n == n && (h.flags & ~(uint32_t)QT_SCALE) == (xnn ? QT_ROOM : 0u) &&
+      (xnn || !(h.flags & QT_SCALE)) && !h.reserved[0] && !h.reserved[1]) {
+    if (h.flags & QT_SCALE) qt_xnn_range(q, out, act);
+    qt_point(q, hit, n, h.flags);
+    return TFCC_OK;
+  }
+  st = qt_compute(q, n, xnn, in, filter, out, act, ptf, ctx->err);
+  if (st == TFCC_OK && n > 1) tfcc_packed_put(&key, q->tables, bytes);
   return st;
 }
 
 void tfcc_conv_qparams_free(tfcc_conv_qparams *q) {
-  free(q->mult);
-  free(q->shift);
-  free(q->scale);
+  free(q->tables);
+  q->tables = NULL;
   q->mult = NULL;
   q->shift = NULL;
   q->scale = NULL;
@@ -430,42 +527,12 @@ static bool xnn_takes(const tfcc_init_ctx *ctx, int32_t in_idx, const tfcc_ir_te
   return true;
 }
 
-tfcc_status tfcc_conv_qparams_xnn(tfcc_conv_qparams *q, const tfcc_ir_tensor *in,
-                                  const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out,
-                                  int32_t act, tfcc_err *err) {
-  float *sc = malloc(sizeof(float) * (size_t)(q->n_mult > 0 ? q->n_mult : 1));
-  if (!sc)
-    return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory for %d scales", (int)q->n_mult);
-  const float in_scale = in->quant.scale[0], out_scale = out->quant.scale[0];
-  for (int32_t c = 0; c < q->n_mult; c++) {
-    /* xnn_create_convolution2d_nhwc_q*: input_scale * kernel_scale / output_scale, float */
-    const float s = in_scale * filter->quant.scale[c] / out_scale;
-    if (!(s < 256.f)) { /* XNNPACK refuses the node when it creates the runtime, and the
-                           whole delegate fails (ops/xnn_delegate.c): not reached in TFLITE mode
-                           for a node the delegate takes; builtin arithmetic */
-      free(sc);
-      return TFCC_OK;
-    }
-    sc[c] = s;
-  }
-  const int32_t qmin = out->dtype == TFCC_UINT8 ? 0 : -128,
-                qmax = out->dtype == TFCC_UINT8 ? 255 : 127;
-  tfcc_xnn_act_range(act, out_scale, out->quant.zero_point[0], qmin, qmax, &q->act_min,
-                     &q->act_max);
-  free(q->scale);
-  q->scale = sc;
-  return TFCC_OK;
-}
-
 tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t filter_idx,
                                  int32_t act, bool force_per_tensor_float, tfcc_conv_qparams *q) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, in_idx);
   const tfcc_ir_tensor *f = tfcc_conv_ir_input(ctx, filter_idx);
   const tfcc_ir_tensor *out = tfcc_conv_ir_output(ctx, 0);
-  q->mult = q->shift = NULL;
-  q->scale = NULL;
-  q->single_round = false;
-  q->n_mult = 0;
+  memset(q, 0, sizeof *q);
   if (!in || !f || !out)
     return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL, "input %d, filter %d or output 0 missing",
                         (int)in_idx, (int)filter_idx);
@@ -491,7 +558,10 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
                             "(TensorFlow Lite's conv.cc refuses it too)",
                             (int)c, (int)f->quant.count, (int)f->quant.zero_point[c],
                             tfcc_dtype_name(in->dtype));
-  tfcc_status st = tfcc_conv_qparams_init(q, in, f, out, act, force_per_tensor_float, ctx->err);
+  /* TFCC_QUANT_COMPAT_TFLITE_BUILTIN (ops/xnn_delegate.h): the delegate takes nothing */
+  const bool xnn = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && xnn_takes(ctx, in_idx, in, f);
+  tfcc_status st = tfcc_conv_qparams_node(q, ctx, TFCC_BLOCK_REQUANT, in, f, out, act,
+                                          force_per_tensor_float, xnn);
   if (st != TFCC_OK) return st;
   if (in->dtype == TFCC_INT16)
     for (int32_t c = 0; c < q->n_mult; c++)
@@ -512,14 +582,11 @@ tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32
   q->single_round = in->dtype == TFCC_INT16 && bias && bias->dtype == TFCC_INT32 && in->rank == 4 &&
                     f->rank == 4 && in->dims[3] == f->dims[3];
   if (ctx->quant_compat == TFCC_QUANT_COMPAT_REFERENCE) return TFCC_OK;
-  /* TFCC_QUANT_COMPAT_TFLITE_BUILTIN (ops/xnn_delegate.h): the delegate takes nothing */
-  if (ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && xnn_takes(ctx, in_idx, in, f))
-    st = tfcc_conv_qparams_xnn(q, in, f, out, act, ctx->err);
   /* a node the delegate leaves (or whose scales it refuses): conv.cc's int8 kernel, im2col and
    * cpu_backend_gemm, which is ruy with its single-rounding multiplier */
-  q->single_round = q->single_round || (st == TFCC_OK && !q->scale && in->dtype == TFCC_INT8 &&
-                                        ctx->node->builtin == TFCC_OP_CONV_2D);
-  return st;
+  q->single_round = q->single_round ||
+                    (!q->scale && in->dtype == TFCC_INT8 && ctx->node->builtin == TFCC_OP_CONV_2D);
+  return TFCC_OK;
 }
 
 tfcc_status tfcc_conv_eval_int(tfcc_op_ctx *ctx, const tfcc_conv_geom *g,

@@ -64,13 +64,17 @@ typedef struct tfcc_conv_qparams {
   int32_t filter_offset; /* -filter zero point (per-tensor kernels only) */
   int32_t output_offset; /* output zero point */
   int32_t n_mult;        /* 1 (per-tensor) or the number of output channels */
-  int32_t *mult;         /* [n_mult] Q0.31 multipliers */
-  int32_t *shift;        /* [n_mult] left shifts (negative: right) */
+  const int32_t *mult;   /* [n_mult] Q0.31 multipliers */
+  const int32_t *shift;  /* [n_mult] left shifts (negative: right) */
   int32_t act_min, act_max;
-  float *scale;      /* [n_mult] XNNPACK float scales (TFCC_QUANT_COMPAT_TFLITE on an op
+  const float *scale; /* [n_mult] XNNPACK float scales (TFCC_QUANT_COMPAT_TFLITE on an op
                              the delegate takes), else NULL */
-  bool single_round; /* ruy's requantization (TFLITE mode, an int8 CONV_2D the delegate leaves to
+  bool single_round;  /* ruy's requantization (TFLITE mode, an int8 CONV_2D the delegate leaves to
                         TFLite's builtin kernel, whose GEMM is ruy's): one rounding */
+  /* the one allocation mult, shift and scale lie in (a tfcc_conv_qtables block), owned by q and
+   * freed by tfcc_conv_qparams_free; NULL where they lie in the weights cache's block (read only,
+   * living as long as the model) */
+  void *tables;
 } tfcc_conv_qparams;
 
 /* IR tensor of node input / output i, or NULL if omitted / invalid index: op.h's
@@ -85,18 +89,25 @@ const tfcc_ir_tensor *tfcc_conv_ir_output(const tfcc_init_ctx *ctx, int32_t i);
  * (double)out_scale, as PopulateConvolutionQuantizationParams; a per-tensor filter gives
  * one entry. `force_per_tensor_float` uses the uint8 formula for every dtype (FC per-tensor,
  * BATCH_MATMUL). Also fills offsets and the activation range for `act`.
- * Allocates q->mult/shift (free with tfcc_conv_qparams_free). */
+ * Allocates q->tables (free with tfcc_conv_qparams_free). */
 tfcc_status tfcc_conv_qparams_init(tfcc_conv_qparams *q, const tfcc_ir_tensor *in,
                                    const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out,
                                    int32_t act, bool force_per_tensor_float, tfcc_err *err);
 void tfcc_conv_qparams_free(tfcc_conv_qparams *q);
 
-/* Switches q (filled by tfcc_conv_qparams_init) to XNNPACK arithmetic: float scales
- * in_scale * filter_scale[c] / out_scale (float, XNNPACK's expression order) and the
- * activation range quantized as XNNPACK's subgraph does. */
-tfcc_status tfcc_conv_qparams_xnn(tfcc_conv_qparams *q, const tfcc_ir_tensor *in,
-                                  const tfcc_ir_tensor *filter, const tfcc_ir_tensor *out,
-                                  int32_t act, tfcc_err *err);
+/* The requantization tables of ctx's node as one block of the weights cache (its key: the node,
+ * `block`, TFCC_BLOCK_REQUANT or, for a fused node's second set, TFCC_BLOCK_REQUANT_DW): a
+ * 16-byte header (channels, whether XNNPACK's scales follow), the multipliers, the shifts, with
+ * `xnn` room for XNNPACK's float scales. q as tfcc_conv_qparams_init fills it, then with `xnn`
+ * switched to XNNPACK arithmetic where its scales are in range: float scales
+ * in_scale * filter_scale[c] / out_scale (float, XNNPACK's expression order) and the activation
+ * range quantized as XNNPACK's subgraph does. Per-channel tables (more than one channel) are
+ * taken from the store where it holds them (nothing computed per channel: the load that wrote
+ * them checked the same scales) or computed and offered to it; per-tensor ones are computed. */
+tfcc_status tfcc_conv_qparams_node(tfcc_conv_qparams *q, const tfcc_init_ctx *ctx, uint32_t block,
+                                   const tfcc_ir_tensor *in, const tfcc_ir_tensor *filter,
+                                   const tfcc_ir_tensor *out, int32_t act,
+                                   bool force_per_tensor_float, bool xnn);
 
 /* Quantized activation range of an output dtype (CalculateActivationRangeQuantized). */
 tfcc_status tfcc_conv_act_range(tfcc_dtype dt, int32_t act, const tfcc_quant *q, int32_t *lo,
@@ -180,6 +191,7 @@ tfcc_status tfcc_window_opts_set(tfcc_window_opts *o, int32_t padding, int32_t s
  * output 0) when the input is quantized; leaves q zeroed for float. 16x8 nodes also need
  * zero input/output zero points and shifts <= 14. In TFCC_QUANT_COMPAT_TFLITE mode, 8-bit
  * nodes that TFLite's XNNPACK delegate takes (see tfcc_conv_xnn_applies) also get q->scale
- * and XNNPACK's activation range. */
+ * and XNNPACK's activation range. Per-channel tables: tfcc_conv_qparams_node's block
+ * TFCC_BLOCK_REQUANT. */
 tfcc_status tfcc_conv_init_quant(const tfcc_init_ctx *ctx, int32_t in_idx, int32_t filter_idx,
                                  int32_t act, bool force_per_tensor_float, tfcc_conv_qparams *q);

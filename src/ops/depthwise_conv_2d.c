@@ -40,7 +40,8 @@ typedef struct dw_params {
   const tfcc_tflite_f32_kernel *xnn_k;
   /* 16x8 (int16 input, constant int8 filter, depth multiplier 1): the filter packed once for
    * q16_k's fused kernel (dw_q16_init), else NULL */
-  int16_t *q16_w;
+  const int16_t *q16_w; /* q16_own, or the weights cache's block TFCC_BLOCK_Q16_DW */
+  int16_t *q16_own;
   const void *q16_src; /* the filter data q16_w was made from */
   const tfcc_q16_dw_kernel *q16_k;
   int32_t q16_c, q16_taps;
@@ -51,15 +52,17 @@ static void dw_release(void *p) {
   if (!cp) return;
   tfcc_conv_node_free(&cp->n);
   tfcc_packed_layout_free(&cp->xnn_wl);
-  free(cp->q16_w);
+  free(cp->q16_own);
   tfcc_params_free(cp);
 }
 
 /* 16x8: a constant int8 filter [1, h, w, c] of an int16 input of c channels (depth multiplier
  * 1) packed once for the q16-dwconv fused kernel (tfcc_q16_dw_pack: c * taps int16 rounded up
  * to the kernel's blocks). Out of memory or a filter the kernel does not take leaves the layer
- * to the per-pass packing. The packing follows from the filter and the kernel alone (its name:
- * block and lane order), so a weights-cache block keyed by the kernel could hold it. */
+ * to the per-pass packing. The packing follows from the filter and the kernel alone (its block
+ * and lane order, fixed by the kernel level the weights cache's identity names): the cache's
+ * block TFCC_BLOCK_Q16_DW where it holds it, else packed and offered. The filter is not
+ * consumed (a geometry the fused kernel does not take reads it raw). */
 static void dw_q16_init(const tfcc_init_ctx *ctx, dw_params *p) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
   if (!in || !f || in->dtype != TFCC_INT16 || f->dtype != TFCC_INT8 || !f->data || f->rank != 4 ||
@@ -70,9 +73,15 @@ static void dw_q16_init(const tfcc_init_ctx *ctx, dw_params *p) {
   if (!k || taps <= 0 || taps > TFCC_Q16_DW_MAX_TAPS) return;
   const size_t bytes = tfcc_q16_dw_packed_bytes(k, f->dims[3], (int32_t)taps);
   if (!bytes || f->data_bytes < (size_t)taps * (size_t)f->dims[3]) return;
-  p->q16_w = malloc(bytes);
+  const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_Q16_DW);
+  const int16_t *hit = tfcc_packed_get(&key, bytes);
+  p->q16_own = hit ? NULL : malloc(bytes);
+  if (p->q16_own) {
+    tfcc_q16_dw_pack(k, f->dims[3], (int32_t)taps, f->data, p->q16_own);
+    tfcc_packed_put(&key, p->q16_own, bytes);
+  }
+  p->q16_w = hit ? hit : p->q16_own;
   if (!p->q16_w) return;
-  tfcc_q16_dw_pack(k, f->dims[3], (int32_t)taps, f->data, p->q16_w);
   p->q16_k = k, p->q16_src = f->data, p->q16_c = f->dims[3], p->q16_taps = (int32_t)taps;
 }
 

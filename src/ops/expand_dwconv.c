@@ -9,7 +9,7 @@
  * tfcc_f32_expand_dw_run (src/kernels/f32-expand-dw/), so the expanded tensor never exists.
  * int8: the options also name the absorbed expanded tensor (mid), whose quantization is the
  * expand's output and the depthwise's input; each half's requantization is what the unfused
- * node computes (tfcc_conv_qparams_init, then XNNPACK's float scales in TFLITE mode), the
+ * node computes (tfcc_conv_qparams_node: XNNPACK's float scales in TFLITE mode), the
  * filters packed for the q8 GEMM and the q8 depthwise, and eval streams the rows through
  * tfcc_q8_expand_dw_run (src/kernels/q8-expand-dw/): the same bytes as the two nodes. */
 #include <stdlib.h>
@@ -75,18 +75,17 @@ static bool i8_const(const tfcc_ir_tensor *t, tfcc_dtype dt) {
 
 /* One half's requantization as the unfused node's init computes it (tfcc_conv_init_quant):
  * the builtin multipliers, and in TFLITE mode XNNPACK's float scales, which the pass
- * fuse_expand_dwconv made sure the delegate takes. */
-static tfcc_status q8_half(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *in,
+ * fuse_expand_dwconv made sure the delegate takes; the half's tables are the weights cache's
+ * block `block` (tfcc_conv_qparams_node). */
+static tfcc_status q8_half(const tfcc_init_ctx *ctx, uint32_t block, const tfcc_ir_tensor *in,
                            const tfcc_ir_tensor *f, const tfcc_ir_tensor *out, int32_t act,
                            const char *what, tfcc_conv_qparams *q, tfcc_conv_requant *r) {
-  tfcc_status st = tfcc_conv_qparams_init(q, in, f, out, act, false, ctx->err);
-  if (st == TFCC_OK && ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE) {
-    st = tfcc_conv_qparams_xnn(q, in, f, out, act, ctx->err);
-    if (st == TFCC_OK && !q->scale)
-      return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
-                          "EXPAND_DEPTHWISE_CONV_2D: the %s's scales are outside XNNPACK's range",
-                          what);
-  }
+  const bool xnn = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE;
+  tfcc_status st = tfcc_conv_qparams_node(q, ctx, block, in, f, out, act, false, xnn);
+  if (st == TFCC_OK && xnn && !q->scale)
+    return tfcc_err_set(ctx->err, TFCC_ERR_INVALID_MODEL,
+                        "EXPAND_DEPTHWISE_CONV_2D: the %s's scales are outside XNNPACK's range",
+                        what);
   if (st == TFCC_OK && ctx->quant_compat != TFCC_QUANT_COMPAT_TFLITE &&
       ctx->quant_compat != TFCC_QUANT_COMPAT_REFERENCE) {
     tfcc_conv_qparams_free(q);
@@ -132,8 +131,10 @@ static tfcc_status xdw_init_q8(tfcc_init_ctx *ctx, xdw_params *p) {
     return tfcc_err_set(ctx->err, TFCC_ERR_UNSUPPORTED,
                         "EXPAND_DEPTHWISE_CONV_2D: a %dx%d filter is too large", (int)p->kh,
                         (int)p->kw);
-  tfcc_status st = q8_half(ctx, x, f1, mid, p->expand_act, "expand", &p->q1, &p->r1);
-  if (st == TFCC_OK) st = q8_half(ctx, mid, f2, y, p->o.act, "depthwise", &p->q2, &p->r2);
+  tfcc_status st =
+      q8_half(ctx, TFCC_BLOCK_REQUANT, x, f1, mid, p->expand_act, "expand", &p->q1, &p->r1);
+  if (st == TFCC_OK)
+    st = q8_half(ctx, TFCC_BLOCK_REQUANT_DW, mid, f2, y, p->o.act, "depthwise", &p->q2, &p->r2);
   if (st == TFCC_OK) st = tfcc_conv_check_channels(&p->q1, c, ctx->err);
   if (st == TFCC_OK) st = tfcc_conv_check_channels(&p->q2, c, ctx->err);
   if (st != TFCC_OK) return st;

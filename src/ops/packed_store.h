@@ -95,7 +95,17 @@ enum {
   TFCC_BLOCK_DENSIFY = 23,
   /* precision bf16: a float32 CONV_2D / FULLY_CONNECTED's weights (and bias) packed for the bf16
    * GEMM (tfcc_bf16_pack: bias + bf16 pair panels of the kernel's NR columns, ops/bf16_fast.c) */
-  TFCC_BLOCK_BF16_GEMM = 24
+  TFCC_BLOCK_BF16_GEMM = 24,
+  /* a quantized conv-family node's per-channel requantization tables (ops/conv_common.h,
+   * tfcc_conv_qparams_node: a 16-byte header, the Q0.31 multipliers, the shifts, then
+   * XNNPACK's float scales where the node runs XNNPACK's arithmetic); for the fused expand +
+   * depthwise node, the expand's */
+  TFCC_BLOCK_REQUANT = 25,
+  /* the fused expand + depthwise node's second set: the depthwise's tables, as block 25 */
+  TFCC_BLOCK_REQUANT_DW = 26,
+  /* a 16x8 DEPTHWISE_CONV_2D's int8 filter packed for the q16-dwconv fused kernel
+   * (tfcc_q16_dw_pack: the kernel's channel blocks of tap pairs, int16) */
+  TFCC_BLOCK_Q16_DW = 27
 };
 
 /* A block's key, kept by the operator until it packs (prepare may pack, after init). */

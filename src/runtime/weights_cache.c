@@ -351,8 +351,12 @@ struct tfcc_wcache {
   const uint8_t *map;
   size_t map_size;
   tfcc_wc_header h;
-  uint8_t *state; /* per entry: 0 unchecked, 1 good, 2 bad */
-  bool stamped;   /* unwritten since tfcc wrote it (mtime == stamp): blocks taken unhashed */
+  uint8_t *state; /* per entry: 0 unchecked, 1 good, 2 bad; | ST_TAKEN once recorded */
+  /* per class of block (small_first), the entry after the last one of it taken: operators ask
+   * for a class's blocks in the order the file holds them, so a lookup starts there */
+  uint32_t cursor[2];
+  bool put_any; /* a block was offered (record's duplicate scan is needed) */
+  bool stamped; /* unwritten since tfcc wrote it (mtime == stamp): blocks taken unhashed */
   /* the blocks of this load, in the order operators asked (hits and fresh packings) */
   wc_block *blocks;
   size_t n_blocks, cap_blocks;
@@ -396,9 +400,7 @@ static void refuse(tfcc_wcache *c, const char *why) {
            "weights cache %s ignored (%s); rebuilding it", c->path, why);
 }
 
-static void record(tfcc_wcache *c, int32_t node, uint32_t block, const void *data, size_t bytes) {
-  for (size_t i = 0; i < c->n_blocks; i++)
-    if (c->blocks[i].node == node && c->blocks[i].block == block) return;
+static void append(tfcc_wcache *c, int32_t node, uint32_t block, const void *data, size_t bytes) {
   wc_block *blocks = tfcc_grow(c->blocks, &c->cap_blocks, c->n_blocks, sizeof *blocks, 64);
   if (!blocks) {
     c->lost = true;
@@ -408,11 +410,26 @@ static void record(tfcc_wcache *c, int32_t node, uint32_t block, const void *dat
   c->blocks[c->n_blocks++] = (wc_block){node, block, data, bytes};
 }
 
+static void record(tfcc_wcache *c, int32_t node, uint32_t block, const void *data, size_t bytes) {
+  for (size_t i = 0; i < c->n_blocks; i++)
+    if (c->blocks[i].node == node && c->blocks[i].block == block) return;
+  append(c, node, block, data, bytes);
+}
+
+enum { ST_TAKEN = 0x80 };
+
 static bool block_good(tfcc_wcache *c, uint32_t i, const tfcc_wc_entry *e) {
   if (c->state[i] == 0 && c->stamped) c->state[i] = 1;
   if (c->state[i] == 0)
     c->state[i] = tfcc_hash64(c->map + e->offset, (size_t)e->bytes) == e->hash ? 1 : 2;
-  return c->state[i] == 1;
+  return (c->state[i] & ~ST_TAKEN) == 1;
+}
+
+/* The requantization tables (a few KiB each, read at every load's init): written before the
+ * other blocks (write_out), together in a few pages rather than one or two pages of their own
+ * each between the packed blocks, which a warm load would first-touch one by one. */
+static uint32_t small_first(uint32_t block) {
+  return block == TFCC_BLOCK_REQUANT || block == TFCC_BLOCK_REQUANT_DW;
 }
 
 /* A block the cache leaves to the operator (tfcc_wc_mem.no_float): neither taken nor written. */
@@ -425,7 +442,8 @@ static bool left_out(const tfcc_wcache *c, uint32_t block) {
           block == TFCC_BLOCK_FC_EIGEN || block == TFCC_BLOCK_BMM_F32_GEMM ||
           block == TFCC_BLOCK_BMM_F32_T || block == TFCC_BLOCK_F32_LSTM ||
           block == TFCC_BLOCK_XNN_CONV || block == TFCC_BLOCK_HYB_DW32 ||
-          block == TFCC_BLOCK_DENSIFY || block == TFCC_BLOCK_BF16_GEMM);
+          block == TFCC_BLOCK_DENSIFY || block == TFCC_BLOCK_BF16_GEMM ||
+          block == TFCC_BLOCK_Q16_DW);
 }
 
 static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block, size_t bytes) {
@@ -436,7 +454,9 @@ static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block,
     return NULL;
   }
   if (c->map) {
-    for (uint32_t i = 0; i < c->h.n_blocks; i++) {
+    const uint32_t n = c->h.n_blocks, cl = small_first(block);
+    for (uint32_t k = 0, i = c->cursor[cl] < n ? c->cursor[cl] : 0; k < n;
+         k++, i = i + 1 < n ? i + 1 : 0) {
       tfcc_wc_entry e;
       tfcc_wc_entry_at(c->map, i, &e);
       if (e.node != node || e.block != block) continue;
@@ -454,7 +474,14 @@ static const void *store_get(tfcc_packed_store *s, int32_t node, uint32_t block,
         break;
       }
       const void *p = c->map + e.offset;
-      record(c, node, block, p, bytes);
+      /* taken before: recorded; else recorded without record's scan unless a block was offered
+       * (a key is in the list once) */
+      if (!(c->state[i] & ST_TAKEN) && c->put_any)
+        record(c, node, block, p, bytes);
+      else if (!(c->state[i] & ST_TAKEN))
+        append(c, node, block, p, bytes);
+      c->state[i] |= ST_TAKEN;
+      c->cursor[cl] = i + 1;
       c->stats.hits++;
       return p;
     }
@@ -469,6 +496,7 @@ static void store_put(tfcc_packed_store *s, int32_t node, uint32_t block, const 
                       size_t bytes) {
   tfcc_wcache *c = (tfcc_wcache *)s;
   if (atomic_load_explicit(&c->sealed, memory_order_acquire) || left_out(c, block)) return;
+  c->put_any = true;
   record(c, node, block, data, bytes);
   c->dirty = true;
 }
@@ -1037,6 +1065,16 @@ static void write_out(tfcc_wcache *c) {
   if (c->sha_pending) {
     tfcc_sha256_fast(c->src, c->src_size, c->src_sha256);
     c->sha_pending = false;
+  }
+  /* the tables first, each class in the order operators asked (a stable partition) */
+  wc_block *order = malloc(c->n_blocks * sizeof *order + 1);
+  if (order) {
+    size_t k = 0;
+    for (uint32_t pass = 1; pass < 3; pass++)
+      for (size_t i = 0; i < c->n_blocks; i++)
+        if (small_first(c->blocks[i].block) == 2 - pass) order[k++] = c->blocks[i];
+    memcpy(c->blocks, order, c->n_blocks * sizeof *order);
+    free(order);
   }
   if (c->n_skips)
     record(c, TFCC_WC_SKIPS_NODE, TFCC_WC_SKIPS_BLOCK, c->skips, c->n_skips * sizeof *c->skips);

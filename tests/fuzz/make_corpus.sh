@@ -102,6 +102,15 @@ if [ -x "$build/tools/tfcc" ] && [ -n "$shared" ]; then
     "$build/tools/tfcc" bench "$conf/$m.tflite" --runs 1 --warmup 0 --profile-runs 0 \
       --precision "$prec" --weights-cache "$wcorpus/$m.wc" >/dev/null 2>&1 || true
   done
+  # cache58: 25, per-channel requantization tables (XNNPACK's scales in the int8 CONV_2D's, none
+  # in the 16x8 depthwise's) and 27, the 16x8 depthwise's q16-dwconv packing; person_detect_int8
+  # above holds 26, the fused expand + depthwise node's second set
+  for m in conv_2d_i8_3x3_same depthwise_conv_2d_i16_3x3_same_m1; do
+    [ -f "$conf/$m.tflite" ] || continue
+    rm -f "$wcorpus/$m.wc"
+    "$build/tools/tfcc" bench "$conf/$m.tflite" --runs 1 --warmup 0 --profile-runs 0 \
+      --weights-cache "$wcorpus/$m.wc" >/dev/null 2>&1 || true
+  done
   ls -l "$wcorpus"
 fi
 # Encrypted-container seeds (fuzz_crypto_container's fixed key is 01 02 .. 20).

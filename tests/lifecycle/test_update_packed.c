@@ -25,7 +25,13 @@
  * packings (TFCC_BLOCK_XNN_CONV; an FC-order 1x1 CONV_2D's panels, TFCC_BLOCK_XNN_FC). cache57:
  * a hybrid DEPTHWISE_CONV_2D's filter widened to int32 (TFCC_BLOCK_HYB_DW32; not where the row
  * kernel takes the layer) and, at precision bf16, CONV_2D / FULLY_CONNECTED weights packed for
- * the bf16 GEMM (TFCC_BLOCK_BF16_GEMM, where a bf16 kernel runs: its cache refused at avx2). */
+ * the bf16 GEMM (TFCC_BLOCK_BF16_GEMM, where a bf16 kernel runs: its cache refused at avx2).
+ * cache58: the per-channel requantization tables of quantized conv-family nodes
+ * (TFCC_BLOCK_REQUANT: int8 CONV_2D in XNNPACK's and the builtin arithmetic, 16x8
+ * FULLY_CONNECTED, int16 x int8 BATCH_MATMUL per column; TFCC_BLOCK_REQUANT_DW: the fused int8
+ * expand + depthwise node's second set, in a model of the shared set) and the 16x8
+ * DEPTHWISE_CONV_2D's q16-dwconv packing (TFCC_BLOCK_Q16_DW). Every case's warm load takes
+ * every block of its cache: with these, an int8 model's warm load computes no table. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,10 +200,19 @@ static void test_case(const pcase *pc, const char *cap) {
   tfcc_runtime *rt = lc_runtime(cap, log_fn);
   if (!rt) return; /* cap above the CPU */
   char src[4096], pa[600], pb[600], cache[600];
-  snprintf(src, sizeof src, "%s/tests/ops/conformance/%s", tfcc_test_source_dir(), pc->file);
-  snprintf(pa, sizeof pa, "%s/a_%s_%s", g_dir, cap, pc->file);
-  snprintf(pb, sizeof pb, "%s/b_%s_%s", g_dir, cap, pc->file);
-  snprintf(cache, sizeof cache, "%s/%s_%s.wc", g_dir, cap, pc->file);
+  if (strncmp(pc->file, "shared:", 7) == 0) { /* a model of the shared set */
+    const char *dir = tfcc_test_shared_dir();
+    if (!dir) { /* skip noted by the harness */
+      tfcc_runtime_destroy(rt);
+      return;
+    }
+    snprintf(src, sizeof src, "%s/models/%s", dir, pc->file + 7);
+  } else
+    snprintf(src, sizeof src, "%s/tests/ops/conformance/%s", tfcc_test_source_dir(), pc->file);
+  const char *name = strchr(pc->file, ':') ? strchr(pc->file, ':') + 1 : pc->file;
+  snprintf(pa, sizeof pa, "%s/a_%s_%s", g_dir, cap, name);
+  snprintf(pb, sizeof pb, "%s/b_%s_%s", g_dir, cap, name);
+  snprintf(cache, sizeof cache, "%s/%s_%u_%s.wc", g_dir, cap, (unsigned)pc->block, name);
   size_t n = 0, na = 0, nb = 0;
   uint8_t *a = tfcc_test_read_file(src, &n), *b = a ? float_variant(a, n, pc->int8_too) : NULL;
   uint8_t *ref_a = NULL, *ref_b = NULL;
@@ -369,7 +384,26 @@ int main(void) {
       {"conv_2d_f32_3x3_same.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_BF16_GEMM, false, false,
        false},
       {"fully_connected_f32_2d.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_BF16_GEMM, false,
-       false, false}};
+       false, false},
+      /* cache58: per-channel requantization tables: an int8 CONV_2D in XNNPACK's arithmetic
+       * (scales in the block) and in the builtin one with a negative channel scale, a 16x8
+       * FULLY_CONNECTED per channel, an int16 x int8 BATCH_MATMUL per column */
+      {"conv_2d_i8_3x3_same.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_REQUANT, false, true,
+       false},
+      {"conv_2d_i8_neg_channel_scale.tflite", TFCC_QUANT_COMPAT_REFERENCE, TFCC_BLOCK_REQUANT,
+       false, true, false},
+      {"fully_connected_i16_bias32.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_REQUANT, false,
+       true, false},
+      {"batch_matmul_i16_i8w_pc.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_REQUANT, false, true,
+       false},
+      /* cache58: the fused int8 expand + depthwise pairs of MobileNetV1 (the depthwise's set) */
+      {"shared:person_detect_int8.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_REQUANT_DW, false,
+       true, false},
+      /* cache58: the 16x8 DEPTHWISE_CONV_2D's q16-dwconv packing, and its tables */
+      {"depthwise_conv_2d_i16_3x3_same_m1.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_Q16_DW,
+       false, true, false},
+      {"depthwise_conv_2d_i16_3x3_same_m1.tflite", TFCC_QUANT_COMPAT_TFLITE, TFCC_BLOCK_REQUANT,
+       false, true, false}};
   const char *caps[] = {"generic", "sse4", "avx2", "avx512"};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) test_case(&cases[c], caps[i]);
