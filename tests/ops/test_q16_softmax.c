@@ -3,7 +3,7 @@
  * row lengths around the vector widths (masked tails), full-range random rows, rows at the
  * extremes -32768 / 32767, constant rows, narrow rows near the maximum, input scales * beta
  * from 1e-5 to 0.3 (left and right shifts of the input multiplier); and the driver: its
- * threaded split and the reference it runs for shifts the lanes do not take. */
+ * threaded split and the reference it runs for a multiplier the lanes do not take. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,7 +83,7 @@ int main(void) {
     }
     tested++;
   }
-  /* the driver: threads, and the reference for a right shift past 31 */
+  /* the driver: threads, and its reference fallback */
   tfcc_threadpool *pool = NULL;
   tfcc_err err;
   CHECK(tfcc_threadpool_create(3, NULL, 0, &pool, &err) == TFCC_OK);
@@ -92,7 +92,11 @@ int main(void) {
   run_case(NULL, k, &p, 5, 77);
   run_case(pool, k, &p, 700, 128);
   run_case(pool, k, &p, 4096, 33);
-  p.input_shift = -33;
+  /* the multiplier INT32_MIN (SaturatingRoundingDoublingHighMul saturates where the lanes'
+   * formula does not: x = INT32_MIN, here -2 << 30); a right shift past 31, the driver's other
+   * fallback, is undefined in the reference itself (RoundingDivideByPOT's shift) */
+  p.input_multiplier = INT32_MIN;
+  p.input_shift = 30;
   run_case(NULL, k, &p, 9, 40);
   run_case(pool, k, &p, 600, 128);
   tfcc_threadpool_destroy(pool);
