@@ -148,8 +148,10 @@ static const kernel_family k_families[] = {
     {"f32-softmax", "SOFTMAX (float32, beta >= 0; within 2e-6 relative)", TABLE(tfcc_f32_softmax)},
     {"softmax",
      "SOFTMAX uint8/int8 -> same type (q8-softmax: exact, tables through q8-lut), "
-     "int16 and LOG_SOFTMAX (ref)",
+     "LOG_SOFTMAX (ref)",
      ONE("ref")},
+    {"q16-softmax", "SOFTMAX int16 -> int16 (SoftmaxInt16's tables and arithmetic, the same bits)",
+     TABLE(tfcc_q16_softmax)},
     {"reduce",
      "MEAN (float32, int8, uint8, int16), quantized SUM over [outer, reduced, inner]; "
      "REDUCE_MAX, REDUCE_MIN, REDUCE_PROD and other layouts: ref",
@@ -196,7 +198,9 @@ static const kernel_family k_families[] = {
      TABLE(tfcc_q16_gemm)},
     {"q16-dwconv", "DEPTHWISE_CONV_2D: int16 x int8 (16x8 quantized; exact int64 sums)",
      TABLE(tfcc_q16_dw)},
-    {"q16-vbinary", "ADD, SUB: int16 with general scales (add.cc's rescaling, the same bits)",
+    {"q16-vbinary",
+     "ADD, SUB: int16 with general scales (add.cc's rescaling), MUL: int16 (mul.cc; the same "
+     "bits)",
      TABLE(tfcc_q16_vbinary)},
     {"lstm", "UNIDIRECTIONAL_SEQUENCE_LSTM (int8x8->16; float32 runs on f32-gemm + f32-vunary)",
      TABLE(tfcc_q8_lstm)},

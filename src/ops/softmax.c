@@ -4,7 +4,7 @@
  *                                rounding), other betas as reference Softmax<half>
  *   uint8   -> uint8 | int16   } the default builtin kernel (kGenericOptimized): float table
  *   int8    -> int8  | int16   } exp(-input_scale * beta * d) (PopulateSoftmaxLookupTable)
- *   int16   -> int16             reference SoftmaxInt16 with int16 LUTs
+ *   int16   -> int16             reference SoftmaxInt16 with int16 LUTs (q16-softmax)
  * int8 -> int8 needs output zero point -128 and scale ~1/256; int16 -> int16 zero points 0 and
  * output scale ~1/32768 (SoftmaxPrepare). uint8 output rounds as (int)(p + 0.5f) and ignores
  * its zero point, exactly as TFLite's QuantizeSoftmaxOutput<uint8_t> off aarch64. */
@@ -125,8 +125,8 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
                        p->beta, p->beta != 1.0f);
       break;
     case TFCC_INT16:
-      tfcc_softmax_i16((const int16_t *)in->data, (int16_t *)ctx->out[0]->data, outer, depth,
-                       &p->i16);
+      tfcc_q16_softmax_run(ctx->pool, ctx->ks->q16_softmax, (const int16_t *)in->data,
+                           (int16_t *)ctx->out[0]->data, outer, depth, &p->i16);
       break;
     default:
       if (!tfcc_q8_softmax(ctx->ks->q8_lut, p->head.in_type, in->data, p->head.out_type,
@@ -147,6 +147,7 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
   if (p->head.in_type == p->head.out_type &&
       (p->head.in_type == TFCC_UINT8 || p->head.in_type == TFCC_INT8))
     return "q8-softmax";
+  if (p->head.in_type == TFCC_INT16) return ctx->ks->q16_softmax->name;
   return "ref";
 }
 

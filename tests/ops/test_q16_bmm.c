@@ -214,6 +214,20 @@ int main(void) {
     bmm_case(k, pool3, &deep[1], TFCC_Q16_BMM_I8, true, false, 1, 1, 0, 0);
     tested++;
   }
+  /* the lhs copied in row blocks per panel (an lhs above tfcc_q16_bmm_lhs_max) */
+  const size_t lhs_max = tfcc_q16_bmm_lhs_max;
+  tfcc_q16_bmm_lhs_max = 0;
+  for (int ki = 0; ki < tfcc_q16_gemm_kernel_count(); ki++) {
+    const tfcc_q16_gemm_kernel *k = tfcc_q16_gemm_kernel_at(ki);
+    if (!tfcc_q16_gemm_usable(k, best)) continue;
+    for (int t = 0; t < 3; t++)
+      for (size_t si = 0; si < ns; si++)
+        for (int adj = 0; adj < 4; adj++)
+          if (t == TFCC_Q16_BMM_I8 || (adj & 1))
+            bmm_case(k, adj == 2 ? pool3 : NULL, &specs[si], (tfcc_q16_bmm_type)t, adj & 1,
+                     adj >> 1, (int)si % 5, (int)(si + 3) % 5, adj % 3, (int)si % 3);
+  }
+  tfcc_q16_bmm_lhs_max = lhs_max;
   tfcc_threadpool_destroy(pool3);
   printf("%d q16-gemm kernels tested on BATCH_MATMUL (%d cases) at CPU level %s\n", tested,
          cases_run, tfcc_isa_name(best));

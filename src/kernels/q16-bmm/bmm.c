@@ -12,6 +12,8 @@ enum { Q16_BMM_ROWS = 48 };
 /* One thread's scratch at most. */
 #define Q16_BMM_SCRATCH_MAX ((size_t)64 << 20)
 
+size_t tfcc_q16_bmm_lhs_max = Q16_BMM_SCRATCH_MAX;
+
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 static int q16_bmm_planes(tfcc_q16_bmm_type t) { return t == TFCC_Q16_BMM_I16 ? 2 : 1; }
@@ -24,7 +26,16 @@ static bool q16_bmm_copies_lhs(const tfcc_bmm_dims *d, tfcc_q16_bmm_type t) {
 typedef struct q16_bmm_layout {
   size_t panel_elems; /* int16 of one plane of a panel */
   size_t panel_bytes, rows_bytes, per_thread;
+  /* the whole lhs as int16 rows (a copied lhs, when it fits: converted once per run, before the
+   * tasks) at the start of the scratch; 0: each task copies its row blocks per panel */
+  size_t lhs_bytes;
 } q16_bmm_layout;
+
+static size_t q16_bmm_lhs_matrices(const tfcc_bmm_dims *d) {
+  size_t nl = 1;
+  for (int32_t i = 0; i < d->nbd; i++) nl *= (size_t)d->lhs_b[i];
+  return nl;
+}
 
 static bool q16_bmm_layout_of(const tfcc_q16_gemm_kernel *k, const tfcc_bmm_dims *d,
                               tfcc_q16_bmm_type t, q16_bmm_layout *l) {
@@ -32,13 +43,19 @@ static bool q16_bmm_layout_of(const tfcc_q16_gemm_kernel *k, const tfcc_bmm_dims
   const uint64_t kp = ((uint64_t)d->k + 1) / 2;
   const uint64_t elems = kp * (uint64_t)k->nr * 2;
   const uint64_t panels = (uint64_t)q16_bmm_planes(t) * elems * sizeof(int16_t);
+  const bool copies = q16_bmm_copies_lhs(d, t);
+  const uint64_t lhs_all =
+      copies ? (uint64_t)q16_bmm_lhs_matrices(d) * (uint64_t)d->m * (uint64_t)d->k * sizeof(int16_t)
+             : 0;
+  const bool whole = copies && lhs_all + 64 <= tfcc_q16_bmm_lhs_max;
   const uint64_t rows =
-      q16_bmm_copies_lhs(d, t) ? (uint64_t)Q16_BMM_ROWS * (uint64_t)d->k * sizeof(int16_t) : 0;
+      copies && !whole ? (uint64_t)Q16_BMM_ROWS * (uint64_t)d->k * sizeof(int16_t) : 0;
   if (panels + rows + 128 > Q16_BMM_SCRATCH_MAX) return false;
   l->panel_elems = (size_t)elems;
   l->panel_bytes = align64((size_t)panels);
   l->rows_bytes = align64((size_t)rows);
   l->per_thread = l->panel_bytes + l->rows_bytes;
+  l->lhs_bytes = whole ? align64((size_t)lhs_all) : 0;
   return true;
 }
 
@@ -62,8 +79,8 @@ size_t tfcc_q16_bmm_scratch(const tfcc_q16_gemm_kernel *k, const tfcc_bmm_dims *
                             tfcc_q16_bmm_type t, int threads) {
   q16_bmm_layout l;
   if (threads <= 0 || !q16_bmm_layout_of(k, d, t, &l)) return 0;
-  if ((size_t)threads > SIZE_MAX / l.per_thread) return 0;
-  return (size_t)threads * l.per_thread;
+  if ((size_t)threads > (SIZE_MAX - l.lhs_bytes) / l.per_thread) return 0;
+  return l.lhs_bytes + (size_t)threads * l.per_thread;
 }
 
 typedef struct q16_bmm_job {
@@ -73,7 +90,9 @@ typedef struct q16_bmm_job {
   tfcc_q16_bmm_type t;
   const void *lhs, *rhs;
   void *out;
-  uint8_t *mem;
+  uint8_t *mem;         /* the threads' parts */
+  const int16_t *lhs16; /* the whole lhs as int16 rows, or NULL */
+  tfcc_q16_bmm_req8_fn req8;
   q16_bmm_layout l;
   size_t n_panels, n_mchunks, m_chunk; /* tasks: batch, panel, chunk of rows */
 } q16_bmm_job;
@@ -196,15 +215,17 @@ static void q16_bmm_task(void *ctx, size_t task, int thread) {
   const int16_t *a[TFCC_Q16_GEMM_MAX_MR];
   for (size_t mb = m0; mb < m1; mb += Q16_BMM_ROWS) {
     const size_t mbe = mb + Q16_BMM_ROWS < m1 ? mb + Q16_BMM_ROWS : m1;
-    if (copies && i8)
+    if (copies && !j->lhs16 && i8)
       q16_bmm_rows_i8(d, (const int8_t *)j->lhs + loff, q->lhs_offset, mb, mbe - mb, rows);
-    else if (copies)
+    else if (copies && !j->lhs16)
       q16_bmm_rows_i16(d, (const int16_t *)j->lhs + loff, 0, mb, mbe - mb, rows);
     for (size_t m = mb; m < mbe; m += mr) {
       const size_t cnt = mbe - m < mr ? mbe - m : mr;
       for (size_t i = 0; i < mr; i++) { /* past the end: the last row again (not stored) */
         const size_t row = m + (i < cnt ? i : cnt - 1);
-        a[i] = copies ? rows + (row - mb) * K : (const int16_t *)j->lhs + loff + row * K;
+        a[i] = j->lhs16 ? j->lhs16 + loff + row * K
+               : copies ? rows + (row - mb) * K
+                        : (const int16_t *)j->lhs + loff + row * K;
       }
       k->fn(1, K, a, w0, acc);
       if (split) {
@@ -216,26 +237,52 @@ static void q16_bmm_task(void *ctx, size_t task, int thread) {
         k->req(cnt, nc, acc, &r, (int16_t *)j->out + ob_off, N);
         continue;
       }
-      for (size_t i = 0; i < cnt; i++) {
-        const int64_t *s = acc + i * nr;
-        int8_t *o = (int8_t *)j->out + ob_off + i * N;
-        for (size_t n = 0; n < nc; n++) {
-          const int32_t a32 = (int32_t)(uint32_t)(uint64_t)s[n]; /* TFLite's int32 wraps */
-          const int32_t v =
-              (int32_t)((int64_t)tfcc_mbqm(a32, q->mult, q->shift) + q->output_offset);
-          o[n] = (int8_t)tfcc_clamp_i32(v, q->act_min, q->act_max);
-        }
-      }
+      j->req8(cnt, nc, acc, nr, q, (int8_t *)j->out + ob_off, N);
     }
   }
+}
+
+TFCC_Q16_BMM_REQ8_DECL(tfcc_q16_bmm_req8_scalar) {
+  for (size_t i = 0; i < rows; i++) {
+    const int64_t *s = acc + i * acc_stride;
+    int8_t *o = out + i * out_stride;
+    for (size_t n = 0; n < nc; n++) {
+      const int32_t a32 = (int32_t)(uint32_t)(uint64_t)s[n]; /* TFLite's int32 wraps */
+      const int32_t v = (int32_t)((int64_t)tfcc_mbqm(a32, q->mult, q->shift) + q->output_offset);
+      o[n] = (int8_t)tfcc_clamp_i32(v, q->act_min, q->act_max);
+    }
+  }
+}
+
+tfcc_q16_bmm_req8_fn tfcc_q16_bmm_req8_for(const tfcc_q16_gemm_kernel *k) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (k->isa == TFCC_ISA_AVX512) return tfcc_q16_bmm_req8_avx512;
+  if (k->isa == TFCC_ISA_AVX2) return tfcc_q16_bmm_req8_avx2;
+#endif
+  (void)k;
+  return tfcc_q16_bmm_req8_scalar;
 }
 
 void tfcc_q16_bmm(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k, const tfcc_bmm_dims *d,
                   const tfcc_bmm_quant *q, tfcc_q16_bmm_type t, const void *lhs, const void *rhs,
                   void *out, void *scratch) {
   q16_bmm_job j = {.k = k, .d = d, .q = q, .t = t, .lhs = lhs, .rhs = rhs, .out = out};
+  j.req8 = q->shift >= -31 && q->shift <= 31 && q->mult != INT32_MIN ? tfcc_q16_bmm_req8_for(k)
+                                                                     : tfcc_q16_bmm_req8_scalar;
   if (!q16_bmm_layout_of(k, d, t, &j.l) || d->m <= 0 || d->n <= 0) return;
-  j.mem = scratch;
+  j.mem = (uint8_t *)scratch + j.l.lhs_bytes;
+  if (j.l.lhs_bytes) { /* each lhs matrix as int16 [M][K] rows, at its own element offset */
+    int16_t *dst = scratch;
+    const size_t mk = (size_t)d->m * (size_t)d->k;
+    for (size_t b = 0, nl = q16_bmm_lhs_matrices(d); b < nl; b++) {
+      if (t == TFCC_Q16_BMM_I8)
+        q16_bmm_rows_i8(d, (const int8_t *)lhs + b * mk, q->lhs_offset, 0, (size_t)d->m,
+                        dst + b * mk);
+      else
+        q16_bmm_rows_i16(d, (const int16_t *)lhs + b * mk, 0, 0, (size_t)d->m, dst + b * mk);
+    }
+    j.lhs16 = dst;
+  }
   size_t nb = 1;
   for (int32_t i = 0; i < d->nbd; i++) nb *= (size_t)d->out_b[i];
   const size_t mr = (size_t)k->mr, tiles = ((size_t)d->m + mr - 1) / mr;

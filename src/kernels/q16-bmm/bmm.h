@@ -13,8 +13,10 @@
  *   int16 x int8: the int8 values, one panel;
  *   int8 x int8: both operands with their offsets added (-255..255) as int16, one panel; the
  *     int64 sum is truncated to int32 as TFLite's int32 accumulator wraps.
- * The lhs rows are read in place (int16, adj_x false) or copied to the thread's scratch as
- * int16 rows (adj_x, int8), a block of Q16_BMM_ROWS rows at a time. The requantization is the
+ * The lhs rows are read in place (int16, adj_x false) or copied as int16 rows (adj_x, int8):
+ * the whole lhs once per run, before the tasks, into the start of the scratch (at most
+ * tfcc_q16_bmm_lhs_max bytes), else a block of Q16_BMM_ROWS rows at a time into the thread's
+ * scratch, again for each panel. The requantization is the
  * reference's: int16 outputs through the q16-gemm kernel's (tfcc_requant64's arithmetic with a
  * zero bias, which is the reference's clamp to +-2^47 and tfcc_mbqm64), int8 outputs through
  * tfcc_mbqm. */
@@ -34,6 +36,11 @@ typedef enum tfcc_q16_bmm_type {
   TFCC_Q16_BMM_I8      /* int8 lhs, int8 rhs, int8 out, any zero points */
 } tfcc_q16_bmm_type;
 
+/* The largest whole-lhs int16 copy (bytes; 64 MiB); a larger lhs is copied in row blocks per
+ * panel. Read by tfcc_q16_bmm_scratch and tfcc_q16_bmm, which must see the same value: tests
+ * lower it to run the row blocks. */
+extern size_t tfcc_q16_bmm_lhs_max;
+
 /* Whether d and q run here (integer zero offsets where the type needs them, sizes within what
  * the scratch may hold). */
 bool tfcc_q16_bmm_fits(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, tfcc_q16_bmm_type t);
@@ -45,5 +52,19 @@ size_t tfcc_q16_bmm_scratch(const tfcc_q16_gemm_kernel *k, const tfcc_bmm_dims *
 void tfcc_q16_bmm(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k, const tfcc_bmm_dims *d,
                   const tfcc_bmm_quant *q, tfcc_q16_bmm_type t, const void *lhs, const void *rhs,
                   void *out, void *scratch);
+
+/* The int8 outputs of rows x nc sums (acc[i * acc_stride + n]): tfcc_mbqm of the sum truncated to
+ * int32, + output offset, clamped, into out[i * out_stride + n]; q->shift within [-31, 31]. The
+ * scalar variant is the reference's loop; the x86 ones run it in vector lanes (req8_i32v.h). */
+#define TFCC_Q16_BMM_REQ8_DECL(name) \
+  void name(size_t rows, size_t nc, const int64_t *acc, size_t acc_stride, \
+            const tfcc_bmm_quant *q, int8_t *out, size_t out_stride)
+typedef void (*tfcc_q16_bmm_req8_fn)(size_t rows, size_t nc, const int64_t *acc, size_t acc_stride,
+                                     const tfcc_bmm_quant *q, int8_t *out, size_t out_stride);
+TFCC_Q16_BMM_REQ8_DECL(tfcc_q16_bmm_req8_avx512);
+TFCC_Q16_BMM_REQ8_DECL(tfcc_q16_bmm_req8_avx2);
+TFCC_Q16_BMM_REQ8_DECL(tfcc_q16_bmm_req8_scalar);
+/* The variant for the micro-kernel k's level. */
+tfcc_q16_bmm_req8_fn tfcc_q16_bmm_req8_for(const tfcc_q16_gemm_kernel *k);
 
 #endif

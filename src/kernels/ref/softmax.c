@@ -192,6 +192,36 @@ int16_t tfcc_lut16_lookup(int16_t value, const int16_t *lut) {
   return tfcc_fp16_wrap(base + delta);
 }
 
+bool tfcc_softmax_i16_recip(int32_t sum_of_exps, const tfcc_softmax_i16_params *p,
+                            int16_t *reciprocal_q015, int *right_shift) {
+  const int headroom_plus_one = tfcc_clz32((uint32_t)sum_of_exps);
+  /* unreachable for real data (the maximum contributes exp(0)) */
+  if (headroom_plus_one < 1 || headroom_plus_one > 31) return false;
+  const int32_t shifted_sum =
+      (int32_t)((((int64_t)sum_of_exps << (headroom_plus_one - 1)) + (1 << 13)) >> 14);
+  const int32_t sym_shifted_sum = shifted_sum + (-((1 << 15) + (1 << 16)));
+  const int16_t sat_sum = (int16_t)tfcc_clamp_i32(sym_shifted_sum, -32768, 32767);
+  *reciprocal_q015 = tfcc_lut16_lookup(sat_sum, p->recip_lut);
+  *right_shift = 31 - headroom_plus_one;
+  return true;
+}
+
+int16_t tfcc_softmax_i16_exp(int16_t x, int16_t max_in_row, const tfcc_softmax_i16_params *p) {
+  const int32_t input_diff = (int32_t)x - max_in_row;
+  const int32_t scaled_diff = tfcc_mbqm(input_diff, p->input_multiplier, p->input_shift);
+  const int32_t sym = tfcc_fp_add(scaled_diff, 32767);
+  return tfcc_lut16_lookup((int16_t)tfcc_clamp_i32(sym, -32768, 32767), p->exp_lut);
+}
+
+int16_t tfcc_softmax_i16_scale(int16_t e, int16_t reciprocal_q015, int right_shift) {
+  const int64_t round = right_shift > 0 ? ((int64_t)1 << (right_shift - 1)) : 0;
+  const int64_t prod = (int64_t)e * (int64_t)reciprocal_q015 + round;
+  int64_t result =
+      prod >= 0 ? prod >> right_shift : -((-prod + ((1LL << right_shift) - 1)) >> right_shift);
+  int32_t r32 = (int32_t)(uint32_t)(uint64_t)result;
+  return (int16_t)tfcc_clamp_i32(r32, 0, 32767);
+}
+
 void tfcc_softmax_i16(const int16_t *in, int16_t *out, size_t outer, size_t depth,
                       const tfcc_softmax_i16_params *p) {
   for (size_t r = 0; r < outer; r++, in += depth, out += depth) {
@@ -200,32 +230,16 @@ void tfcc_softmax_i16(const int16_t *in, int16_t *out, size_t outer, size_t dept
     /* exp values are cached in the output row, as TFLite does. */
     int32_t sum_of_exps = 0; /* Q16.15 */
     for (size_t c = 0; c < depth; c++) {
-      const int32_t input_diff = (int32_t)in[c] - max_in_row;
-      const int32_t scaled_diff = tfcc_mbqm(input_diff, p->input_multiplier, p->input_shift);
-      const int32_t sym = tfcc_fp_add(scaled_diff, 32767);
-      const int16_t sat = (int16_t)tfcc_clamp_i32(sym, -32768, 32767);
-      out[c] = tfcc_lut16_lookup(sat, p->exp_lut);
+      out[c] = tfcc_softmax_i16_exp(in[c], max_in_row, p);
       sum_of_exps = tfcc_fp_add(sum_of_exps, out[c]);
     }
-    const int headroom_plus_one = tfcc_clz32((uint32_t)sum_of_exps);
-    if (headroom_plus_one < 1 || headroom_plus_one > 31) {
-      /* unreachable for real data (the maximum contributes exp(0)); keep the output defined */
-      for (size_t c = 0; c < depth; c++) out[c] = 0;
+    int16_t reciprocal_q015;
+    int right_shift;
+    if (!tfcc_softmax_i16_recip(sum_of_exps, p, &reciprocal_q015, &right_shift)) {
+      for (size_t c = 0; c < depth; c++) out[c] = 0; /* keep the output defined */
       continue;
     }
-    const int32_t shifted_sum =
-        (int32_t)((((int64_t)sum_of_exps << (headroom_plus_one - 1)) + (1 << 13)) >> 14);
-    const int32_t sym_shifted_sum = shifted_sum + (-((1 << 15) + (1 << 16)));
-    const int16_t sat_sum = (int16_t)tfcc_clamp_i32(sym_shifted_sum, -32768, 32767);
-    const int16_t reciprocal_q015 = tfcc_lut16_lookup(sat_sum, p->recip_lut);
-    const int right_shift = 31 - headroom_plus_one;
-    const int64_t round = right_shift > 0 ? ((int64_t)1 << (right_shift - 1)) : 0;
-    for (size_t c = 0; c < depth; c++) {
-      const int64_t prod = (int64_t)out[c] * (int64_t)reciprocal_q015 + round;
-      int64_t result =
-          prod >= 0 ? prod >> right_shift : -((-prod + ((1LL << right_shift) - 1)) >> right_shift);
-      int32_t r32 = (int32_t)(uint32_t)(uint64_t)result;
-      out[c] = (int16_t)tfcc_clamp_i32(r32, 0, 32767);
-    }
+    for (size_t c = 0; c < depth; c++)
+      out[c] = tfcc_softmax_i16_scale(out[c], reciprocal_q015, right_shift);
   }
 }

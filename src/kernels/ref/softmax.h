@@ -46,6 +46,14 @@ typedef struct tfcc_softmax_i16_params {
 void tfcc_softmax_i16_params_init(float input_scale, float beta, tfcc_softmax_i16_params *p);
 void tfcc_softmax_i16(const int16_t *in, int16_t *out, size_t outer, size_t depth,
                       const tfcc_softmax_i16_params *p);
+/* SoftmaxInt16's pieces, for the vector kernels' tails (kernels/softmax/q16_softmax_body.h):
+ * the exp table's value for x in a row whose maximum is max_in_row; from the row's sum of
+ * exps, the 1 / sum table value and the right shift (false where the sum has no headroom:
+ * unreachable for real data, the row is then zeros); one exp times the reciprocal. */
+int16_t tfcc_softmax_i16_exp(int16_t x, int16_t max_in_row, const tfcc_softmax_i16_params *p);
+bool tfcc_softmax_i16_recip(int32_t sum_of_exps, const tfcc_softmax_i16_params *p,
+                            int16_t *reciprocal_q015, int *right_shift);
+int16_t tfcc_softmax_i16_scale(int16_t e, int16_t reciprocal_q015, int right_shift);
 
 /* tflite LUTLookup for a 513-entry int16 table. */
 int16_t tfcc_lut16_lookup(int16_t value, const int16_t *lut);

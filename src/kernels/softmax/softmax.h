@@ -13,7 +13,9 @@
  *   but runs four rows interleaved; per row the probability depends on the byte alone, so
  *   rows longer than the value range get a byte table of the quantized outputs, computed with
  *   the reference's expressions for the values between the row's minimum and maximum, and
- *   applied by the q8-lut kernel. int16 output stays on the reference. */
+ *   applied by the q8-lut kernel. int16 output stays on the reference.
+ *
+ * int16 -> int16: see tfcc_q16_softmax_run below. */
 #ifndef TFCC_KERNELS_SOFTMAX_SOFTMAX_H
 #define TFCC_KERNELS_SOFTMAX_SOFTMAX_H
 
@@ -21,6 +23,7 @@
 #include <stdint.h>
 
 #include "kernels/q8-lut/lut.h"
+#include "kernels/ref/softmax.h"
 #include "tfcc/tfcc.h"
 #include "kernels/dispatch_table.h"
 
@@ -41,6 +44,10 @@ struct tfcc_threadpool;
 void tfcc_f32_softmax_run(struct tfcc_threadpool *pool, const tfcc_f32_softmax_kernel *k,
                           const float *in, float *out, size_t outer, size_t depth, float beta);
 
+/* The tasks a row split of outer x depth takes on pool (16K elements or more each, at most 4 a
+ * thread); 0: too small to split, run inline. */
+size_t tfcc_softmax_tasks(const struct tfcc_threadpool *pool, size_t outer, size_t depth);
+
 #define TFCC_F32_SOFTMAX_DECL(name) \
   void name(const float *in, float *out, size_t rows, size_t depth, float beta)
 TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_avx512);
@@ -48,6 +55,32 @@ TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_avx2);
 TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_neon);
 TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_wasmsimd);
 TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_scalar);
+
+/* int16 -> int16 (reference_ops::SoftmaxInt16, tfcc_softmax_i16) bit for bit: AVX-512 and AVX2
+ * variants of one body over the i32v primitives (q16_softmax_body.h: the table lookups as 32-bit
+ * gathers of both entries of a segment); elsewhere the reference runs. */
+typedef void (*tfcc_q16_softmax_fn)(const int16_t *in, int16_t *out, size_t rows, size_t depth,
+                                    const tfcc_softmax_i16_params *p);
+
+typedef struct tfcc_q16_softmax_kernel {
+  const char *name;
+  tfcc_isa isa;
+  tfcc_q16_softmax_fn fn;
+} tfcc_q16_softmax_kernel;
+
+TFCC_DISPATCH_TABLE_DECL(tfcc_q16_softmax, tfcc_q16_softmax_kernel);
+
+/* outer rows, split over pool when large; multipliers or shifts outside the lanes' exact range
+ * (a right shift past 31, the multiplier INT32_MIN) run the reference. */
+void tfcc_q16_softmax_run(struct tfcc_threadpool *pool, const tfcc_q16_softmax_kernel *k,
+                          const int16_t *in, int16_t *out, size_t outer, size_t depth,
+                          const tfcc_softmax_i16_params *p);
+
+#define TFCC_Q16_SOFTMAX_DECL(name) \
+  void name(const int16_t *in, int16_t *out, size_t rows, size_t depth, \
+            const tfcc_softmax_i16_params *p)
+TFCC_Q16_SOFTMAX_DECL(tfcc_q16_softmax_avx512);
+TFCC_Q16_SOFTMAX_DECL(tfcc_q16_softmax_avx2);
 
 /* 8-bit softmax as tfcc_softmax_q8 for in_type == out_type (uint8 or int8); lk looks up the
  * byte tables. Returns 0 for other type pairs (nothing written: run the reference). */
