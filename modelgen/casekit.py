@@ -1,6 +1,7 @@
 """Helpers to describe small TFLite models for operator conformance cases:
 a seeded PRNG, TFLite-convention quantization parameters, tensor specs and a
 Case that turns into a tflite_schema.Model plus its random inputs."""
+import argparse
 import math
 import os
 import struct
@@ -259,6 +260,14 @@ def write_models(out, cases, keep_existing=False):
             f.write(data)
         print("wrote", path)
     return paths
+
+
+
+def write_models_main(cases):
+    """The command line of a script that writes its cases' models: --out DIR (write_models)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    write_models(ap.parse_args().out, cases())
 
 
 # ---------------------------------------------------------------- shape helpers

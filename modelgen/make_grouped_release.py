@@ -5,13 +5,12 @@ pages, so that a load from a file packs it and gives those pages back. The test 
 the input to 128 channels (a grouped convolution, which reads the raw filter).
 
 usage: python3 modelgen/make_grouped_release.py --out tests/ops/data/grouped_release"""
-import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tflite_schema as S  # noqa: E402
-from casekit import T, single, write_models  # noqa: E402
+from casekit import T, single, write_models_main  # noqa: E402
 
 F32, I8, I16, I32, I64 = S.FLOAT32, S.INT8, S.INT16, S.INT32, S.INT64
 OC, FH, FW, C, H, W = 16, 3, 3, 64, 6, 6
@@ -42,11 +41,5 @@ def cases():
     return [f32, i8, i16]
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    write_models(ap.parse_args().out, cases())
-
-
 if __name__ == "__main__":
-    main()
+    write_models_main(cases)

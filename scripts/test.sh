@@ -149,9 +149,10 @@ if [ -z "$fuzz_seed" ]; then
 fi
 # fuzz NAME INPUTS SECONDS CORPUS [libFuzzer options]: INPUTS inputs (SECONDS is about their
 # time on CI's machine; four times it bounds a slower one, which then runs only the first of
-# the same inputs), or TFCC_FUZZ_SECONDS seconds when that is set
+# the same inputs), or TFCC_FUZZ_SECONDS seconds when that is set. FUZZ_ENV: the target's
+# environment (its modes), FUZZ_TAG: the stage's name and log (default NAME)
 fuzz() {
-  local name=$1 inputs=$2 secs=$3 corpus=$4
+  local name=$1 inputs=$2 secs=$3 corpus=$4 tag=${FUZZ_TAG:-$1}
   shift 4
   if [ ! -x "$fz/$name" ]; then
     echo "   $name: not built (needs clang$([ "$name" = fuzz_crypto_container ] && echo ' and OpenSSL'))"
@@ -162,11 +163,12 @@ fuzz() {
   mkdir -p "$corpus" "$fz/artifacts"
   # -reload=0: libFuzzer otherwise re-reads the corpus folder every second, which makes the
   # inputs depend on the machine's speed
-  stage "$name" "$fz/$name" "${limit[@]}" -seed="$fuzz_seed" -reload=0 -timeout=10 -print_final_stats=1 \
-    -artifact_prefix="$fz/artifacts/$name-" "$@" "$corpus"
+  # shellcheck disable=SC2086 # FUZZ_ENV: VAR=VALUE words
+  stage "$tag" env ${FUZZ_ENV:-} "$fz/$name" "${limit[@]}" -seed="$fuzz_seed" -reload=0 -timeout=10 \
+    -print_final_stats=1 -artifact_prefix="$fz/artifacts/$tag-" "$@" "$corpus"
   local runs
-  runs=$(sed -n 's/^stat::number_of_executed_runs: *//p; s/^Done \([0-9]*\) runs.*/\1/p' "$logs/$name.log" | tail -1)
-  echo "   $name: ${runs:-?} inputs in $STAGE_SECONDS s, no crash, leak or UB"
+  runs=$(sed -n 's/^stat::number_of_executed_runs: *//p; s/^Done \([0-9]*\) runs.*/\1/p' "$logs/$tag.log" | tail -1)
+  echo "   $tag: ${runs:-?} inputs in $STAGE_SECONDS s, no crash, leak or UB"
 }
 fuzz_secs=${TFCC_FUZZ_SECONDS:-}
 if [ "$fuzz_secs" = 0 ]; then
@@ -181,6 +183,11 @@ else
   # the whole load / plan / run path on mutated models (tests/fuzz/fuzz_model_run.c)
   # (300,000: since its static outputs are bound its operators run, 7,000 inputs a second here)
   fuzz fuzz_model_run 300000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
+    -malloc_limit_mb=1000000
+  # and loaded from a file whose given back pages trap, resized and run again (fuzz58: the
+  # class of stop 57's grouped CONV_2D after the release, the modes in fuzz_model_run.c)
+  FUZZ_TAG=fuzz_model_run-file FUZZ_ENV="TFCC_FUZZ_LOAD=file TFCC_FUZZ_RESIZE=1 TFCC_DEBUG_RELEASE_TRAP=1" \
+    fuzz fuzz_model_run 30000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
     -malloc_limit_mb=1000000
 fi
 fi

@@ -51,14 +51,21 @@
  * hybrid BATCH_MATMUL with a batched int8 rhs, one FULLY_CONNECTED call per output batch (2 M
  * batches of 1 x 1 matrices in a 736-byte file: 10.9 s CPU under ASan; now gathered, 1.8 s) and
  * one hybrid per rhs matrix (60,000 of them in 60 KB took 53 MB; now bounded by the rhs's bytes).
+ * Stop 58: the modes below (file load with the release trap, resizes, precision bf16, REFERENCE
+ * mode, a warm weights-cache load checked against the cold one), seeded with the models of
+ * modelgen/make_fuzz_seeds.py: 783,000 inputs in four runs of 8 to 14 minutes found no library
+ * defect (docs/format.md, "fuzz58").
  * Stage 5 runs a fixed count of inputs from a seed taken from the commit
  * (scripts/test.sh), so CI's finds can be reproduced. Run by hand:
  *   build-asan/tests/fuzz/fuzz_model_run -max_total_time=300 -timeout=20 -rss_limit_mb=3072 \
  *     -malloc_limit_mb=1000000 -max_len=65536 build-asan/tests/fuzz/corpus_run */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <tfcc/tfcc.h>
 
@@ -110,7 +117,10 @@ static bool add_buffer(size_t bytes, size_t *total) {
   return *total <= INPUT_LIMIT;
 }
 
-static void run_once(tfcc_session *s, const uint8_t *data, size_t size) {
+/* One run on inputs filled from the bytes; *out (when out is not NULL) gets a copy of output
+ * 0's bytes if the run succeeded. */
+static void run_once(tfcc_session *s, const uint8_t *data, size_t size, uint8_t **out,
+                     size_t *out_n) {
   if (tfcc_session_arena_bytes(s) > ARENA_LIMIT) return;
   const int n_in = tfcc_session_input_count(s), n_out = tfcc_session_output_count(s);
   size_t total = 0, in_total = 0;
@@ -169,9 +179,113 @@ static void run_once(tfcc_session *s, const uint8_t *data, size_t size) {
         off += (info.bytes + 63) & ~(size_t)63;
       }
       if (p && n) g_sink += p[0] + p[n - 1]; /* written by the run */
+      if (o == 0 && out && p && n && (*out = malloc(n)) != NULL) memcpy(*out, p, n), *out_n = n;
     }
   }
   free(buf);
+}
+
+/* Modes, from the environment (none set: the buffer load of scripts/test.sh's stage 5):
+ *   TFCC_FUZZ_LOAD=file  the bytes written to a memfd and loaded with tfcc_model_load_file, whose
+ *                        private copy gives the pages of packed constants back (with
+ *                        TFCC_DEBUG_RELEASE_TRAP=1 they are made inaccessible: a read faults)
+ *   TFCC_FUZZ_RESIZE=1   after the run at the file's shapes, every input resized (the shape
+ *                        picked by the input's last bytes: last dimension x2 / x4, batch + 1, or
+ *                        the inner dimensions + 1) and run again: a refusal must name its cause
+ *   TFCC_FUZZ_PRECISION=bf16  the load at precision bf16 (ops/bf16_fast.c)
+ *   TFCC_FUZZ_COMPAT=reference  quant_compat REFERENCE (TFLite's builtin kernels' arithmetic)
+ *   TFCC_FUZZ_WCACHE=1   a cold load whose weights cache goes to a sink, then a warm load from
+ *                        those bytes: both run on the same inputs to the same output bytes
+ * e.g. TFCC_FUZZ_LOAD=file TFCC_FUZZ_RESIZE=1 TFCC_DEBUG_RELEASE_TRAP=1 fuzz_model_run ... */
+static struct {
+  bool file, resize, wcache;
+  tfcc_precision precision;
+  tfcc_quant_compat compat;
+} g_mode;
+
+static bool env_is(const char *name, const char *value) {
+  const char *e = getenv(name);
+  return e && strcmp(e, value) == 0;
+}
+
+static tfcc_status load(const uint8_t *data, size_t size, const tfcc_model_options *mo,
+                        tfcc_model **m) {
+  if (!g_mode.file) return tfcc_model_load_buffer(g_rt, data, size, mo, m);
+  static int fd = -1;
+  if (fd < 0 && (fd = memfd_create("fuzz_model_run", 0)) < 0) abort();
+  if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size) abort();
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+  return tfcc_model_load_file(g_rt, path, mo, m);
+}
+
+/* TFCC_FUZZ_RESIZE: every input to a shape picked by the bytes; false when one is refused (it
+ * must name why) or a dimension would pass 2^16. */
+static bool resize_all(tfcc_session *s, const uint8_t *data, size_t size) {
+  for (int i = 0; i < tfcc_session_input_count(s); i++) {
+    tfcc_tensor_info info;
+    if (tfcc_session_input_info(s, i, &info) != TFCC_OK) abort();
+    if (info.rank < 1) continue;
+    int64_t d64[TFCC_MAX_DIMS];
+    const int r = info.rank;
+    for (int d = 0; d < r; d++) d64[d] = info.dims[d];
+    switch (size ? data[size - 1 - (size_t)i % size] & 3 : 0) {
+      case 0: d64[r - 1] *= 2; break;
+      case 1: d64[r - 1] *= 4; break;
+      case 2: d64[0] += 1; break;
+      default:
+        for (int d = 1; d < r - 1; d++) d64[d] += 1;
+        if (r <= 2) d64[0] += 1;
+    }
+    int32_t dims[TFCC_MAX_DIMS];
+    for (int d = 0; d < r; d++) {
+      if (d64[d] > (1 << 16)) return false;
+      dims[d] = (int32_t)d64[d];
+    }
+    if (tfcc_session_resize_input(s, i, info.rank, dims) != TFCC_OK) {
+      if (!tfcc_session_last_error(s)[0]) abort();
+      return false;
+    }
+  }
+  return true;
+}
+
+/* TFCC_FUZZ_WCACHE: the cold load's cache, copied out of the sink's pieces (64-byte aligned). */
+typedef struct {
+  uint8_t *bytes;
+  size_t size;
+} cache_copy;
+
+static tfcc_status sink(void *user, const tfcc_bytes *pieces, size_t n) {
+  cache_copy *c = user;
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++) total += pieces[i].size;
+  free(c->bytes);
+  c->bytes = aligned_alloc(64, (total + 63) / 64 * 64 + 64);
+  c->size = 0;
+  if (!c->bytes) return TFCC_ERR_NO_MEMORY;
+  for (size_t i = 0; i < n; i++)
+    memcpy(c->bytes + c->size, pieces[i].data, pieces[i].size), c->size += pieces[i].size;
+  return TFCC_OK;
+}
+
+/* One session of m: a run at the file's shapes (into *out, *out_n: output 0's bytes when
+ * asked), then, TFCC_FUZZ_RESIZE, at resized shapes. */
+static void session_runs(tfcc_model *m, const uint8_t *data, size_t size, uint8_t **out,
+                         size_t *out_n) {
+  tfcc_session *s = NULL;
+  tfcc_session_options so;
+  tfcc_session_options_default(&so);
+  so.max_memory = ARENA_LIMIT; /* a plan over it is refused before its memory is zeroed */
+  if (tfcc_session_create(m, &so, &s) != TFCC_OK) {
+    fail_unnamed();
+    return;
+  }
+  if (model_macs(m) <= RUN_MACS_LIMIT) {
+    run_once(s, data, size, out, out_n);
+    if (g_mode.resize && resize_all(s, data, size)) run_once(s, data, size, NULL, NULL);
+  }
+  tfcc_session_destroy(s);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -184,22 +298,48 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ro.log_level = TFCC_LOG_DEBUG; /* every log line is formatted (and dropped) */
     ro.log_fn = quiet;
     if (tfcc_runtime_create(&ro, &g_rt) != TFCC_OK) abort();
+    g_mode.file = env_is("TFCC_FUZZ_LOAD", "file");
+    g_mode.resize = env_is("TFCC_FUZZ_RESIZE", "1");
+    g_mode.wcache = env_is("TFCC_FUZZ_WCACHE", "1");
+    g_mode.precision =
+        env_is("TFCC_FUZZ_PRECISION", "bf16") ? TFCC_PRECISION_BF16 : TFCC_PRECISION_F32;
+    g_mode.compat = env_is("TFCC_FUZZ_COMPAT", "reference") ? TFCC_QUANT_COMPAT_REFERENCE
+                                                            : TFCC_QUANT_COMPAT_TFLITE;
+  }
+  tfcc_model_options mo;
+  tfcc_model_options_default(&mo);
+  mo.precision = g_mode.precision;
+  mo.quant_compat = g_mode.compat;
+  cache_copy cache = {NULL, 0};
+  if (g_mode.wcache) {
+    mo.weights_cache = "fuzz";
+    mo.weights_cache_sink = sink;
+    mo.weights_cache_sink_user = &cache;
   }
   tfcc_model *m = NULL;
-  if (tfcc_model_load_buffer(g_rt, data, size, NULL, &m) != TFCC_OK) {
+  if (load(data, size, &mo, &m) != TFCC_OK) {
     fail_unnamed();
+    free(cache.bytes);
     return 0;
   }
-  tfcc_session *s = NULL;
-  tfcc_session_options so;
-  tfcc_session_options_default(&so);
-  so.max_memory = ARENA_LIMIT; /* a plan over it is refused before its memory is zeroed */
-  if (tfcc_session_create(m, &so, &s) == TFCC_OK) {
-    if (model_macs(m) <= RUN_MACS_LIMIT) run_once(s, data, size);
-    tfcc_session_destroy(s);
-  } else {
-    fail_unnamed();
-  }
+  uint8_t *cold = NULL, *warm = NULL;
+  size_t cold_n = 0, warm_n = 0;
+  session_runs(m, data, size, g_mode.wcache ? &cold : NULL, &cold_n);
   tfcc_model_release(m);
+  if (g_mode.wcache && cache.bytes) {
+    /* the warm load: every block from the cold load's cache */
+    mo.weights_cache_sink = NULL;
+    mo.weights_cache_data = cache.bytes;
+    mo.weights_cache_size = cache.size;
+    m = NULL;
+    if (load(data, size, &mo, &m) != TFCC_OK) abort(); /* the same bytes loaded before */
+    session_runs(m, data, size, &warm, &warm_n);
+    tfcc_model_release(m);
+    if (cold && warm && (cold_n != warm_n || memcmp(cold, warm, cold_n) != 0))
+      abort(); /* a warm load computes what the cold one did */
+  }
+  free(cold);
+  free(warm);
+  free(cache.bytes);
   return 0;
 }

@@ -55,6 +55,22 @@ rcorpus="$build/tests/fuzz/corpus_run"
 mkdir -p "$rcorpus"
 cp -f "$corpus"/*.tflite "$rcorpus/"
 cp -f "$conf"/*.tflite "$rcorpus/"
+# What stop 57's fuzzing found and the code of stops 56-57, for the file-load / resize / bf16 /
+# weights-cache modes of fuzz_model_run (its header): the grouped-resize models of
+# lifecycle.test_grouped_release, the control-flow and runtime-shape models (WHILE loops of
+# hybrid bodies are conformance cases), and modelgen/make_fuzz_seeds.py's single operators whose
+# constants hold whole pages (given back by a file load)
+src="$(dirname "$0")/../.."
+for d in tests/ops/data/grouped_release tests/models/data/control_flow \
+  tests/models/data/placeholder_shapes tests/models/data/runtime_shapes \
+  tests/models/data/custom_scratch; do
+  for m in "$src/$d"/*.tflite; do
+    [ -f "$m" ] && cp -f "$m" "$rcorpus/$(basename "$d")_$(basename "$m")"
+  done
+done
+if command -v python3 >/dev/null 2>&1; then
+  python3 "$src/modelgen/make_fuzz_seeds.py" --out "$rcorpus" >/dev/null
+fi
 echo "corpus_run: $(ls "$rcorpus" | wc -l) seeds"
 # Packed-weights cache seeds (fuzz_weights_cache): the caches of small shared models.
 if [ -x "$build/tools/tfcc" ] && [ -n "$shared" ]; then
