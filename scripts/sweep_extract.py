@@ -16,7 +16,8 @@ its owner, STEM the file name without its last extension, for a zip member the m
 array the text file's name up to its first dot), every character other than A-Z a-z 0-9 . _ - written as _,
 and the second, third ... distinct file with a name already taken in the run named NAME_2,
 NAME_3 ... (in the order rev-list lists the objects, newest commits first). Copies are kept once
-by sha256 (the first name wins).
+by sha256 (the first name wins, but a plain file
+rather than a zip member or C array of the same bytes in its repository).
 
 Manifest (tab-separated, '#' lines are comments), one line per file:
   name  repository  commit  path  blob  size  sha256
@@ -300,9 +301,13 @@ def main():
     names = set(os.path.splitext(f)[0] for f in os.listdir(args.out) if f.endswith(".tflite"))
     lines = []
     for g in gitdirs:
-        for repo, commit, path, oid, member, b in scan(g):
+        found = scan(g)
+        # of a repository's copies of one file, a plain blob is kept rather than a zip member or
+        # a C array of the same bytes (pretrainedResnet_quant.tflite beside its _aligned.cc)
+        plain = {hashlib.sha256(f[5]).hexdigest() for f in found if not re.search(r"(!|#\d+$)", f[2])}
+        for repo, commit, path, oid, member, b in found:
             sha = hashlib.sha256(b).hexdigest()
-            if sha in seen:
+            if sha in seen or (sha in plain and re.search(r"(!|#\d+$)", path)):
                 continue
             seen.add(sha)
             base = "%s__%s" % (safe(repo.split("/")[-1]), stem_of(member, "#" in path.rsplit("/", 1)[-1]))

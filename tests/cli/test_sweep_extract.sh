@@ -2,7 +2,7 @@
 # scripts/sweep_extract.py: the model sweeps' extractor and manifest. A repository made here
 # (owner+demo, laid out as the fetch tool's snapshots are) holds, over two commits: a .tflite
 # rewritten in the second commit (both versions are found, the newest named first), another file
-# of the same name in another folder (NAME_2), a byte copy in a zip (kept once), a file name with spaces
+# of the same name in another folder (NAME_2), a byte copy in a zip (kept once), a C array of a .tflite's bytes (the .tflite kept), a file name with spaces
 # and brackets, a TFLite file of another extension, a zip member, a C array of 0x.. bytes (named up to its first dot),
 # a C array that is no TFLite file, a .tflite of 4 MiB (left out) and a file that only says TFL3
 # elsewhere. The manifest must name each file, its repository, a commit holding it, its path,
@@ -40,6 +40,11 @@ arr = b"\x10\0\0\0TFL3c-array"
 with open(w + "/model_data.cc.orig", "w") as fh:
     fh.write("const unsigned char g_model[] = {\n  " + ", ".join("0x%02x" % c for c in arr) + "\n};\n")
     fh.write("const unsigned char other[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08};\n")
+# the bytes of models/a.tflite as a C array listed before it: the plain file is kept
+import os
+os.makedirs(w + "/aa", exist_ok=True)
+with open(w + "/aa/a_aligned.cc", "w") as fh:
+    fh.write("alignas(16) const unsigned char a[] = {" + ", ".join("0x%02x" % c for c in b"\x10\0\0\0TFL3second-version") + "};\n")
 with open(w + "/big.tflite", "wb") as fh:
     fh.write(b"\x10\0\0\0TFL3" + b"\0" * (4 << 20))
 PY
