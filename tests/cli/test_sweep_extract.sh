@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# scripts/sweep_extract.py: the model sweeps' extractor and manifest. A repository made here
+# (owner+demo, laid out as the fetch tool's snapshots are) holds, over two commits: a .tflite
+# rewritten in the second commit (both versions are found, the newest named first), another file
+# of the same name in another folder (NAME_2), a byte copy in a zip (kept once), a C array of a .tflite's bytes (the .tflite kept), a file name with spaces
+# and brackets, a TFLite file of another extension, a zip member, a C array of 0x.. bytes (named up to its first dot),
+# a C array that is no TFLite file, a .tflite of 4 MiB (left out) and a file that only says TFL3
+# elsewhere. The manifest must name each file, its repository, a commit holding it, its path,
+# blob id, size and sha256; the rebuild from the manifest must give the same bytes and refuse a
+# row whose sha256 differs.
+source "$(dirname "$0")/lib.bash"
+SRC=${TFCC_SOURCE_DIR:-$(cd "$HERE/../.." && pwd)}
+PY=${TFCC_SWEEP_PYTHON:-python3}
+command -v git >/dev/null 2>&1 || { echo "SKIP: git needed"; exit 77; }
+"$PY" -c 'import zipfile' 2>/dev/null || { echo "SKIP: $PY needed"; exit 77; }
+X="$SRC/scripts/sweep_extract.py"
+W=$TMP/mirror/owner+demo/repo
+mkdir -p "$W"
+g() { git -C "$W" -c user.name=t -c user.email=t@t -c commit.gpgsign=false "$@" >/dev/null 2>&1; }
+g init -q
+# tfl NAME PAYLOAD: a file whose bytes 4..8 are TFL3
+tfl() { mkdir -p "$(dirname "$W/$1")"; printf '\x10\0\0\0TFL3%s' "$2" >"$W/$1"; }
+tfl models/a.tflite first-version
+g add -A && g commit -q -m one
+C1=$(git -C "$W" rev-parse HEAD)
+tfl models/a.tflite second-version
+tfl other/a.tflite other-folder
+tfl "m (1).tflite" brackets
+tfl weights.bin no-extension
+printf 'no TFL3 here, only TFL3 at byte 16' >"$W/notes.txt"
+mkdir -p "$W/zip"
+"$PY" - "$W" <<'PY'
+import sys, zipfile
+w = sys.argv[1]
+with zipfile.ZipFile(w + "/zip/converted_tflite.zip", "w") as z:
+    z.writestr("model_unquant.tflite", b"\x10\0\0\0TFL3zip-member")
+    z.writestr("labels.txt", b"a\nb\n")
+    z.writestr("copy.tflite", b"\x10\0\0\0TFL3other-folder")  # other/a.tflite's bytes
+arr = b"\x10\0\0\0TFL3c-array"
+with open(w + "/model_data.cc.orig", "w") as fh:
+    fh.write("const unsigned char g_model[] = {\n  " + ", ".join("0x%02x" % c for c in arr) + "\n};\n")
+    fh.write("const unsigned char other[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08};\n")
+# the bytes of models/a.tflite as a C array listed before it: the plain file is kept
+import os
+os.makedirs(w + "/aa", exist_ok=True)
+with open(w + "/aa/a_aligned.cc", "w") as fh:
+    fh.write("alignas(16) const unsigned char a[] = {" + ", ".join("0x%02x" % c for c in b"\x10\0\0\0TFL3second-version") + "};\n")
+with open(w + "/big.tflite", "wb") as fh:
+    fh.write(b"\x10\0\0\0TFL3" + b"\0" * (4 << 20))
+PY
+g add -A && g commit -q -m two
+C2=$(git -C "$W" rev-parse HEAD)
+echo owner/demo >"$TMP/repos.txt"
+OUT=$TMP/raw
+expect_rc 0 "scan" -- "$PY" "$X" --out "$OUT" --manifest-out "$TMP/m.tsv" --repos "$TMP/repos.txt" --mirror "$TMP/mirror"
+names=$(cut -f1 "$TMP/m.tsv" | sort | tr '\n' ' ')
+want="demo__a demo__a_2 demo__a_3 demo__m__1_ demo__model_data demo__model_unquant demo__weights "
+if [ "$names" = "$want" ]; then ok; else bad "names: '$names', wanted '$want'"; fi
+# row NAME: the manifest line of NAME
+row() { awk -F'\t' -v n="$1" '$1 == n' "$TMP/m.tsv"; }
+sha() { "$PY" -c 'import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],"rb").read()).hexdigest())' "$1"; }
+# the newest commit's version takes the plain name, the first commit's version comes last
+expect_row() {
+  local name=$1 commit=$2 path=$3 content=$4 r
+  r=$(row "$name")
+  if [ "$(cut -f2 <<<"$r")" = owner/demo ] && [ "$(cut -f3 <<<"$r")" = "$commit" ] \
+    && [ "$(cut -f4 <<<"$r")" = "$path" ]; then ok; else bad "$name: row '$r', wanted $commit $path"; fi
+  if [ "$(cut -f7 <<<"$r")" = "$(sha "$OUT/$name.tflite")" ] \
+    && [ "$(cut -f6 <<<"$r")" = "$(stat -c %s "$OUT/$name.tflite")" ]; then ok; else bad "$name: sha256 / size of the row"; fi
+  if printf '\x10\0\0\0TFL3%s' "$content" | cmp -s - "$OUT/$name.tflite"; then ok; else bad "$name: bytes"; fi
+}
+expect_row demo__a "$C2" models/a.tflite second-version
+expect_row demo__a_2 "$C2" other/a.tflite other-folder
+expect_row demo__a_3 "$C1" models/a.tflite first-version
+expect_row demo__m__1_ "$C2" "m (1).tflite" brackets
+expect_row demo__weights "$C2" weights.bin no-extension
+expect_row demo__model_unquant "$C2" 'zip/converted_tflite.zip!model_unquant.tflite' zip-member
+expect_row demo__model_data "$C2" 'model_data.cc.orig#0' c-array
+# blob ids: the git blob of the path (of the zip for a member)
+if [ "$(row demo__model_unquant | cut -f5)" = "$(git -C "$W" rev-parse HEAD:zip/converted_tflite.zip)" ]; then ok
+else bad "zip member's blob is not the zip's"; fi
+# rebuild from the manifest into an empty folder: the same bytes
+expect_rc 0 "rebuild" -- "$PY" "$X" --out "$TMP/again" --manifest "$TMP/m.tsv" --mirror "$TMP/mirror"
+expect_in "$TMP/out" "7 of 7 manifest rows" "rebuild count"
+for f in "$OUT"/*.tflite; do
+  if cmp -s "$f" "$TMP/again/$(basename "$f")"; then ok; else bad "rebuilt $(basename "$f") differs"; fi
+done
+# a row whose sha256 differs is refused, and so is a repository without a snapshot
+awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "demo__model_data" { $7 = "0" $7 } { print }' "$TMP/m.tsv" >"$TMP/bad.tsv"
+printf 'gone__x\tnobody/gone\t-\tx.tflite\t%s\t3\t%s\n' "$(row demo__a | cut -f5)" "$(row demo__a | cut -f7)" >>"$TMP/bad.tsv"
+expect_rc 1 "rebuild, bad rows" -- "$PY" "$X" --out "$TMP/bad" --manifest "$TMP/bad.tsv" --mirror "$TMP/mirror"
+expect_in "$TMP/out" "sha256 differs or file absent: demo__model_data" "sha256 check"
+expect_in "$TMP/out" "no snapshot: gone__x (nobody/gone)" "missing snapshot"
+expect_in "$TMP/out" "6 of 8 manifest rows" "rebuild count, bad rows"
+if [ ! -e "$TMP/bad/demo__model_data.tflite" ]; then ok; else bad "a file whose sha256 differs was written"; fi
+finish
