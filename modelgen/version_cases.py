@@ -686,6 +686,50 @@ def xnn_mean_sum_ties_cases(add):
              ["x"], ["y"]))
 
 
+def xnn_mean_sum_near_ties_cases(add):
+    """sweep net58: LiteRT.js's XNNPACK 8-bit MEAN / SUM compute sum * scale + (zo - n * zi *
+    scale) in float (the input zero point folded into a float bias), not (sum - n * zi) * scale
+    + zo: where the product lands within a float step of a half, the two round apart (a
+    streaming action recogniser, Jiwon-Park/on-device-action-recognition model.int8.fallback:
+    1 LSB in its squeeze-excite MEAN over [1, 1, 11, 11, 184], then 26 at its outputs). Each row
+    of n values sums to one of the listed sums, found by searching every sum of the scales'
+    range for those where the two formulas differ (MEAN over the last axis; over H, W of a
+    5-D tensor with the real model's quantization; SUM)."""
+    def rows(sums, n):
+        vals = []
+        for a in sums:
+            q, rem = divmod(a, n)
+            vals += [q + 1] * rem + [q] * (n - rem)
+        return vals
+
+    for name, op, n, qi, qo, sums in (
+            ("xnn_mean_i8_near_ties_n290", "MEAN", 290, (f32(0.47039157152175903), 96),
+             (f32(0.02125430479645729), -6), [26510, 26890, 27650, 28030, 28790]),
+            ("xnn_mean_i8_near_ties_n294", "MEAN", 294, (f32(0.5179450511932373), 102),
+             (f32(0.024563385173678398), 101),
+             [26816, 27304, 27792, 28280, 28768, 29256, 29744, 30232]),
+            ("xnn_mean_i8_near_ties_n59", "MEAN", 59, (f32(0.928266167640686), -116),
+             (f32(0.041594769805669785), -82), [-6306]),
+            ("xnn_sum_i8_near_ties_n2", "SUM", 2, (f32(0.08744219690561295), 35),
+             (f32(0.2291588932275772), -73), [108]),
+            ("xnn_sum_i8_near_ties_n5", "SUM", 5, (f32(0.13008417189121246), 75),
+             (f32(0.3266346752643585), 30), [547])):
+        m = len(sums)
+        t = {"x": T(I8, [m, n], q=qi, values=rows(sums, n)), "ax": T(I32, [1], const=[1]),
+             "y": T(I8, [m, 1], q=qo)}
+        add(Case(name, t, [(op, ["x", "ax"], ["y"], {"keep_dims": True})], ["x"], ["y"]))
+    # the real model's MEAN: H, W of [1, 1, 11, 11, C]; channel 0 sums to -15344 (the tie),
+    # the others to sums around it
+    sums = [-15344] + [-15344 + 37 * c for c in range(1, 16)]
+    vals = rows(sums, 121)  # [C, 121] -> [1, 1, 11, 11, C]
+    hw = [vals[c * 121 + k] for k in range(121) for c in range(16)]
+    t = {"x": T(I8, [1, 1, 11, 11, 16], q=(f32(0.31811854243278503), -127), values=hw),
+         "ax": T(I32, [2], const=[2, 3]),
+         "y": T(I8, [1, 1, 1, 1, 16], q=(f32(0.02418815717101097), -117))}
+    add(Case("xnn_mean_5d_hw_i8_near_tie", t, [("MEAN", ["x", "ax"], ["y"], {"keep_dims": True})],
+             ["x"], ["y"]))
+
+
 def xnn_resize_both_flags_cases(add):
     """sweep16: RESIZE_BILINEAR with align_corners and half_pixel_centers both set (noahzhy/SALPR,
     a float32 license-plate model): TFLite's builtin kernel refuses the pair, the XNNPACK
@@ -705,6 +749,7 @@ def cases(add):
     xnn_delegate_fail_cases(add)
     builtin_mean_quantize_cases(add)
     xnn_mean_sum_ties_cases(add)
+    xnn_mean_sum_near_ties_cases(add)
     xnn_resize_both_flags_cases(add)
     moe_cases(add)
     hadamard_cases(add)

@@ -235,7 +235,8 @@ static void test_resize_xnn(void) {
   CHECK(out[1] == 15 && out[7] == 36); /* 35.5 rounds half up */
 }
 
-/* MEAN / SUM: int32 sum, minus n * zp, float scale (MEAN: times 1 / n), half to even. */
+/* MEAN / SUM: the raw int32 sum times the float scale (MEAN: times 1 / n), plus the float bias
+ * zo - (n * zi) * scale, half to even. */
 static void test_reduce_xnn(void) {
   tfcc_reduce_shape s;
   memset(&s, 0, sizeof s);
@@ -252,10 +253,12 @@ static void test_reduce_xnn(void) {
     CHECK(tfcc_xnn_reduce_q8(&s, TFCC_INT8, in, -5, si, out, 9, so, acc, mean == 1));
     float scale = si / so;
     if (mean) scale *= 1.0f / 7.0f;
+    const float bias = 9.0f - (float)(7 * -5) * scale;
     for (int r = 0; r < 3; r++) {
       int32_t sum = 0;
-      for (int k = 0; k < 7; k++) sum += in[r * 7 + k] + 5;
-      const int32_t want = clampi((int64_t)nearbyint((double)((float)sum * scale)) + 9, -128, 127);
+      for (int k = 0; k < 7; k++) sum += in[r * 7 + k];
+      const float f = (float)sum * scale + bias;
+      const int32_t want = clampi((int64_t)nearbyint((double)f), -128, 127);
       CHECKF(out[r] == want, "%s row %d: %d vs %d", mean ? "mean" : "sum", r, (int)out[r],
              (int)want);
     }

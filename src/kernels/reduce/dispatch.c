@@ -49,13 +49,12 @@ void tfcc_rsum_xnn_q8_finish(tfcc_isa isa, const tfcc_reduce_shape *s, tfcc_dtyp
                              int32_t in_zp, float in_scale, void *out, int32_t out_zp,
                              float out_scale, bool is_mean) {
   const float scale = tfcc_xnn_reduce_scale(s, in_scale, out_scale, is_mean);
-  const uint32_t zsum = (uint32_t)(int32_t)s->reduce_count * (uint32_t)in_zp;
+  const float bias = tfcc_xnn_reduce_bias((int32_t)s->reduce_count, in_zp, scale, out_zp);
   const size_t n = (size_t)s->out_count;
-  const float fzp = (float)out_zp;
   for (size_t j = 0; j < n; j++) {
-    /* the zero point joins before the rounding, as tfcc_xnn_reduce_q8_finish */
-    float f = (float)(int32_t)((uint32_t)acc[j] - zsum) * scale;
-    f += fzp;
+    /* the raw sum times the scale plus the float bias, as tfcc_xnn_reduce_q8_finish */
+    float f = (float)acc[j] * scale;
+    f += bias;
     memcpy(acc + j, &f, sizeof f);
   }
   const float *fa = (const float *)(const void *)acc;

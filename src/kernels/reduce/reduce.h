@@ -45,8 +45,9 @@ bool tfcc_rsum_usable(const tfcc_rsum_kernel *k, tfcc_isa isa);
 bool tfcc_rsum_shape(const tfcc_reduce_shape *s, size_t *O, size_t *R, size_t *I);
 
 /* tfcc_xnn_reduce_q8_finish vectorised: the XNNPACK requantization of the sums is
- * (float)(acc - n * in_zp) times the reduction's scale plus out_zp (in float, before the
- * rounding), then the f32 -> q8 convert (scale 1, zero point 0) of the quantize kernel of
+ * (float)acc times the reduction's scale plus the float bias out_zp - (n * in_zp) * scale
+ * (tfcc_xnn_reduce_bias; before the rounding), then the f32 -> q8 convert (scale 1, zero
+ * point 0) of the quantize kernel of
  * level isa. acc is overwritten (used as the float buffer). dt: uint8 | int8. */
 void tfcc_rsum_xnn_q8_finish(tfcc_isa isa, const tfcc_reduce_shape *s, tfcc_dtype dt, int32_t *acc,
                              int32_t in_zp, float in_scale, void *out, int32_t out_zp,

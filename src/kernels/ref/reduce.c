@@ -311,6 +311,12 @@ float tfcc_xnn_reduce_scale(const tfcc_reduce_shape *s, float in_scale, float ou
   return scale;
 }
 
+float tfcc_xnn_reduce_bias(int32_t n, int32_t in_zp, float scale, int32_t out_zp) {
+  const float zsum = (float)(int32_t)((uint32_t)n * (uint32_t)in_zp);
+  const float share = zsum * scale;
+  return (float)out_zp - share;
+}
+
 bool tfcc_xnn_reduce_q8_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const int32_t *acc,
                                int32_t in_zp, float in_scale, void *out, int32_t out_zp,
                                float out_scale, bool is_mean) {
@@ -319,14 +325,15 @@ bool tfcc_xnn_reduce_q8_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const 
   const float scale = tfcc_xnn_reduce_scale(s, in_scale, out_scale, is_mean);
   int32_t lo, hi;
   tfcc_q_range(dt, &lo, &hi);
-  const int32_t zsum = (int32_t)((uint32_t)n * (uint32_t)in_zp);
+  const float bias = tfcc_xnn_reduce_bias(n, in_zp, scale, out_zp);
   for (int64_t j = 0; j < s->out_count; j++) {
-    const int32_t v = (int32_t)((uint32_t)acc[j] - (uint32_t)zsum);
-    /* the output zero point is added in float before the rounding (half to even): with an
-     * odd zero point a tie rounds the other way than when it is added after (LiteRT.js's
-     * XNNPACK MEAN / SUM; conformance xnn_mean_i8_ties_odd_zp*, sum_i8_ties_odd_zp) */
-    float f = (float)v * scale;
-    f += (float)out_zp;
+    /* the raw sum times the scale plus the float bias, then half to even: the output zero
+     * point joins before the rounding (with an odd one a tie rounds the other way than when
+     * it is added after: conformance xnn_mean_i8_ties_odd_zp*, sum_i8_ties_odd_zp), and the
+     * input zero point's share is a float term of the bias, not subtracted from the sum (a
+     * product within a float step of a half rounds apart: xnn_mean_i8_near_ties_*) */
+    float f = (float)acc[j] * scale;
+    f += bias;
     f = fmaxf(f, (float)lo);
     f = fminf(f, (float)hi);
     tfcc_q_store(dt, out, j, (int32_t)lrintf(f));

@@ -118,6 +118,9 @@ bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t 
 /* The float scale of tfcc_xnn_reduce_q8: in_scale / out_scale (MEAN: times 1 / (float)n). */
 float tfcc_xnn_reduce_scale(const tfcc_reduce_shape *s, float in_scale, float out_scale,
                             bool is_mean);
+/* Its float bias: out_zp - (float)(n * in_zp) * scale (LiteRT.js's XNNPACK MEAN / SUM add it to
+ * the raw sum times the scale, then round half to even). */
+float tfcc_xnn_reduce_bias(int32_t n, int32_t in_zp, float scale, int32_t out_zp);
 bool tfcc_xnn_reduce_q8_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const int32_t *acc,
                                int32_t in_zp, float in_scale, void *out, int32_t out_zp,
                                float out_scale, bool is_mean);
