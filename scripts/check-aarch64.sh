@@ -35,9 +35,16 @@ QEMU=$(command -v qemu-aarch64 || true)
 TFCC_SOURCE_DIR=$(pwd)
 export QEMU TFCC_SOURCE_DIR
 rm -f "$OUT"/test_*.log "$OUT"/test_*.rc
+# the test harness compiled once (it was compiled again into each of the test programs)
+harness=""
+for h in harness fb_test_builder npy_load; do
+  $CC $FLAGS -Itests/harness -c "tests/harness/$h.c" -o "$OUT/harness_$h.o"
+  harness="$harness $OUT/harness_$h.o"
+done
+export HARNESS="$harness"
 printf '%s\n' $tests | xargs -P "$(nproc)" -n 1 sh -c '
   t=$1
-  { $CC $FLAGS -Itests/harness -static tests/ops/$t.c tests/harness/harness.c tests/harness/fb_test_builder.c tests/harness/npy_load.c \
+  { $CC $FLAGS -Itests/harness -static tests/ops/$t.c $HARNESS \
       -Wl,--whole-archive "$OUT/libtfcc.a" -Wl,--no-whole-archive -lpthread -lm -o "$OUT/$t" &&
     if [ -n "$QEMU" ]; then "$QEMU" "$OUT/$t"; else echo "built $OUT/$t (qemu-aarch64 not installed: not run)"; fi
   } >"$OUT/$t.log" 2>&1

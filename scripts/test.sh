@@ -42,10 +42,38 @@ t_start=$SECONDS
 stages=" ${TFCC_TEST_STAGES:-1 2 3 4 5 6 7} "
 want() { [[ $stages == *" $1 "* ]]; }
 
+# CPU time: the user + system seconds of this shell's finished children (and theirs: compilers,
+# tests, fuzzers), from /proc/self/stat's cutime + cstime (CLK_TCK ticks); 0 where there is no
+# /proc. The machine may be shared, so wall time alone does not say what a stage costs.
+clk_tck=$(getconf CLK_TCK 2>/dev/null || echo 100)
+child_cpu_ticks() {
+  local s f
+  s=$(cat /proc/$$/stat 2>/dev/null) || { echo 0; return; }
+  read -r -a f <<<"${s##*) }" # the fields after the command name: f[13] cutime, f[14] cstime
+  echo $((f[13] + f[14]))
+}
+cpu_s() { echo "$(($1 / clk_tck)).$(((($1 % clk_tck) * 10) / clk_tck))"; } # ticks -> "12.3"
+section=0 # the numbered stage being run (1-7): the summary at the end adds its steps up
+declare -a sec_wall=(0 0 0 0 0 0 0 0) sec_cpu=(0 0 0 0 0 0 0 0)
+steps_table=""
+# print_times: the time table: each step, then each numbered stage (wall s, CPU s: user +
+# system of its processes), and the whole run's (printed at the end, or after a failed step)
+print_times() {
+  echo "== times (wall s, CPU s)$steps_table"
+  local titles=("" "release" "ISA caps" "aarch64" "ASan+UBSan" "fuzzing" "wasm" "TSan") n
+  total_cpu=0
+  for n in 1 2 3 4 5 6 7; do
+    want $n || continue
+    printf '   %d. %-19s %6d %8s\n' $n "${titles[n]}" "${sec_wall[n]}" "$(cpu_s "${sec_cpu[n]}")"
+    total_cpu=$((total_cpu + sec_cpu[n]))
+  done
+  printf '   %-22s %6d %8s\n' "all" $((SECONDS - t_start)) "$(cpu_s "$(child_cpu_ticks)")"
+}
 # stage NAME CMD...: runs CMD with its output in $logs/NAME.log; on failure prints the log's end
-# and exits.
+# and exits. Sets STAGE_SECONDS and STAGE_TIME ("N s, CPU M s") and adds both to the summary.
 stage() {
-  local name=$1 log=$logs/$1.log t0=$SECONDS rc=0
+  local name=$1 log=$logs/$1.log t0=$SECONDS rc=0 c0
+  c0=$(child_cpu_ticks)
   shift
   if [ "${TFCC_TEST_VERBOSE:-0}" = 1 ]; then
     "$@" 2>&1 | tee "$log" || rc=$?
@@ -56,9 +84,15 @@ stage() {
     echo "   FAILED: $name (exit $rc, $((SECONDS - t0)) s). The last lines of $log:"
     tail -n 60 "$log" | sed 's/^/   | /'
     echo "== test.sh failed in '$name'; whole log: $log"
+    print_times
     exit $rc
   fi
   STAGE_SECONDS=$((SECONDS - t0))
+  local cpu=$(($(child_cpu_ticks) - c0))
+  STAGE_TIME="$STAGE_SECONDS s, CPU $(cpu_s $cpu) s"
+  sec_wall[section]=$((sec_wall[section] + STAGE_SECONDS))
+  sec_cpu[section]=$((sec_cpu[section] + cpu))
+  steps_table+=$(printf '\n   %-22s %6d %8s' "$name" "$STAGE_SECONDS" "$(cpu_s $cpu)")
 }
 # The sanitizer builds (stages 4, 7): -O2 with line tables only (reports keep file:line; the
 # full debug info made the compile about 20% slower), and no bench/ programs in stage 4 (ctest
@@ -74,6 +108,7 @@ ctest_summary() {
 }
 
 if want 1; then
+section=1
 echo "== 1. release build (gcc) and all tests"
 # formatting first (.clang-format; scripts/format.sh fixes it): clang-format from apt when missing
 if ! command -v clang-format >/dev/null && ! command -v clang-format-14 >/dev/null &&
@@ -82,17 +117,18 @@ if ! command -v clang-format >/dev/null && ! command -v clang-format-14 >/dev/nu
     { apt-get update -q && apt-get install -y -q --no-install-recommends clang-format; }'
 fi
 stage check-format bash scripts/check-format.sh
-echo "   formatting checked ($STAGE_SECONDS s)"
+echo "   formatting checked ($STAGE_TIME)"
 stage configure cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFCC_SHARED_DIR="$shared"
 stage build ninja -C build -j "$jobs"
-echo "   built ($STAGE_SECONDS s)"
+echo "   built ($STAGE_TIME)"
 stage ctest ctest --test-dir build --output-on-failure -j "$jobs"
 ctest_summary "$logs/ctest.log"
-echo "   ($STAGE_SECONDS s)"
+echo "   ($STAGE_TIME)"
 
 fi
 
 if want 2; then
+section=2
 echo "== 2. kernel and operator tests at each lower ISA cap"
 best=$(build/tools/tfcc cpu-info --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["best_isa"])' 2>/dev/null || echo generic)
 caps=()
@@ -104,38 +140,41 @@ done
 [ "$best" = neon ] && caps=(generic)
 for cap in "${caps[@]}"; do
   TFCC_ISA=$cap stage "ctest-isa-$cap" ctest --test-dir build --output-on-failure -j "$jobs" -R '^(ops\.|unit\.test_kernel)'
-  echo "   TFCC_ISA=$cap: $(grep -E '^[0-9]+% tests passed' "$logs/ctest-isa-$cap.log" | tail -1) ($STAGE_SECONDS s)"
+  echo "   TFCC_ISA=$cap: $(grep -E '^[0-9]+% tests passed' "$logs/ctest-isa-$cap.log" | tail -1) ($STAGE_TIME)"
 done
 [ ${#caps[@]} -gt 0 ] || echo "   (none: the best level here is $best)"
 
 fi
 
 if want 3; then
+section=3
 echo "== 3. aarch64: NEON kernels cross-compiled, run under qemu"
 stage aarch64 bash -c 'sh scripts/check-aarch64.sh; rc=$?; [ $rc -eq 77 ] && echo "aarch64 stage skipped (exit 77)"; [ $rc -eq 0 ] || [ $rc -eq 77 ]'
 if grep -q 'aarch64 stage skipped' "$logs/aarch64.log"; then
   echo "   SKIPPED: $(grep -m1 SKIP "$logs/aarch64.log")"
 else
-  echo "   $(grep -cE ': [0-9]+ checks, 0 failed' "$logs/aarch64.log") test programs passed ($STAGE_SECONDS s)"
+  echo "   $(grep -cE ': [0-9]+ checks, 0 failed' "$logs/aarch64.log") test programs passed ($STAGE_TIME)"
 fi
 
 fi
 
 if want 4; then
+section=4
 echo "== 4. clang, ASan + UBSan build and all tests"
 stage configure-asan env CC=clang cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="$san_opt_flags" -DTFCC_BUILD_BENCH=OFF \
   -DTFCC_SANITIZE=address,undefined -DTFCC_FUZZ=ON -DTFCC_SHARED_DIR="$shared"
 stage build-asan ninja -C build-asan -j "$jobs"
-echo "   built ($STAGE_SECONDS s)"
+echo "   built ($STAGE_TIME)"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   stage ctest-asan ctest --test-dir build-asan --output-on-failure -j "$jobs"
 ctest_summary "$logs/ctest-asan.log"
-echo "   ($STAGE_SECONDS s)"
+echo "   ($STAGE_TIME)"
 
 fi
 
 if want 5; then
+section=5
 echo "== 5. fuzzing (libFuzzer, ASan + UBSan)"
 fz=build-asan/tests/fuzz
 # The seed: TFCC_FUZZ_SEED, else the commit's first 7 hex digits (1 outside a git checkout).
@@ -168,7 +207,7 @@ fuzz() {
     -print_final_stats=1 -artifact_prefix="$fz/artifacts/$tag-" "$@" "$corpus"
   local runs
   runs=$(sed -n 's/^stat::number_of_executed_runs: *//p; s/^Done \([0-9]*\) runs.*/\1/p' "$logs/$tag.log" | tail -1)
-  echo "   $tag: ${runs:-?} inputs in $STAGE_SECONDS s, no crash, leak or UB"
+  echo "   $tag: ${runs:-?} inputs in $STAGE_TIME, no crash, leak or UB"
 }
 fuzz_secs=${TFCC_FUZZ_SECONDS:-}
 if [ "$fuzz_secs" = 0 ]; then
@@ -192,34 +231,36 @@ else
 fi
 fi
 if want 6; then
+section=6
 echo "== 6. WebAssembly: tfcc-wasm (Emscripten, SIMD128) and its Node tests"
 stage wasm-build bash -c 'bash scripts/build-wasm.sh; rc=$?; [ $rc -eq 77 ] && echo "wasm stage skipped (exit 77)"; [ $rc -eq 0 ] || [ $rc -eq 77 ]'
 if grep -q 'wasm stage skipped' "$logs/wasm-build.log"; then
   echo "   SKIPPED: $(grep -m1 SKIP "$logs/wasm-build.log")"
 else
-  echo "   $(grep -m1 '^built ' "$logs/wasm-build.log") ($STAGE_SECONDS s)"
+  echo "   $(grep -m1 '^built ' "$logs/wasm-build.log") ($STAGE_TIME)"
   # wasm.browser drives Debian's chromium headless: installed here when missing (the test
   # reports skipped, exit 77, when it cannot be had)
   if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     stage chromium-install bash -c 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -q --no-install-recommends chromium ||
       { apt-get update -q && apt-get install -y -q --no-install-recommends chromium; } || echo "chromium could not be installed"'
-    echo "   chromium: $(command -v chromium || echo 'not installed: wasm.browser will be skipped') ($STAGE_SECONDS s)"
+    echo "   chromium: $(command -v chromium || echo 'not installed: wasm.browser will be skipped') ($STAGE_TIME)"
   fi
   TFCC_SHARED_DIR="$shared" stage ctest-wasm ctest --test-dir build-wasm --output-on-failure -j "$jobs"
   ctest_summary "$logs/ctest-wasm.log"
-  echo "   ($STAGE_SECONDS s)"
+  echo "   ($STAGE_TIME)"
   # the threads build (pthreads on Node's worker_threads): 2 threads against 1 and TFLite
   # (its test runs on Node without relaxed SIMD, so no relaxed-SIMD binary: the plain build's
   # relaxed twin above covers those sources)
   stage wasm-threads-build env TFCC_WASM_BUILD_DIR=build-wasm-threads TFCC_WASM_RELAXED_BUILD=0 bash scripts/build-wasm.sh --threads
-  echo "   threads build: $(grep -m1 '^built ' "$logs/wasm-threads-build.log") ($STAGE_SECONDS s)"
+  echo "   threads build: $(grep -m1 '^built ' "$logs/wasm-threads-build.log") ($STAGE_TIME)"
   TFCC_SHARED_DIR="$shared" stage ctest-wasm-threads ctest --test-dir build-wasm-threads --output-on-failure -R 'wasm\.node_threads'
   ctest_summary "$logs/ctest-wasm-threads.log"
-  echo "   ($STAGE_SECONDS s)"
+  echo "   ($STAGE_TIME)"
 fi
 fi
 
 if want 7; then
+section=7
 echo "== 7. ThreadSanitizer: thread pool, concurrent sessions, hot update, tfcc serve"
 # The tests where threads meet: the pool, sessions run concurrently, hot updates and file
 # rewrites during runs, sessions racing for the load's plan and the cache's read-ahead thread
@@ -231,7 +272,7 @@ stage configure-tsan env CC=clang cmake -S . -B build-tsan -G Ninja -DCMAKE_BUIL
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="$san_opt_flags" -DTFCC_SANITIZE=thread -DTFCC_SHARED_DIR="$shared"
 stage build-tsan ninja -C build-tsan -j "$jobs" tfcc unit_test_threadpool unit_test_concurrent_sessions \
   lifecycle_test_hot_update lifecycle_test_model_file lifecycle_test_load_plan
-echo "   built ($STAGE_SECONDS s)"
+echo "   built ($STAGE_TIME)"
 # Reports go to files (a server's stderr is not always the test's): any file fails the stage.
 tsan_dir=$PWD/$logs/tsan
 rm -rf "$tsan_dir"
@@ -244,6 +285,7 @@ if compgen -G "$tsan_dir/report*" >/dev/null; then
   head -n 60 "$tsan_dir"/report* | sed 's/^/   | /'
   exit 1
 fi
-echo "   no data race or lock-order report ($STAGE_SECONDS s)"
+echo "   no data race or lock-order report ($STAGE_TIME)"
 fi
-echo "== all tests passed ($(( (SECONDS - t_start) / 60 )) min $(( (SECONDS - t_start) % 60 )) s; logs in $logs/)"
+print_times
+echo "== all tests passed ($(( (SECONDS - t_start) / 60 )) min $(( (SECONDS - t_start) % 60 )) s, CPU $(cpu_s $total_cpu) s in the stages; logs in $logs/)"
