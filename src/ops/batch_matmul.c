@@ -344,7 +344,8 @@ static size_t bmm_q_scratch(const tfcc_op_ctx *ctx, const tfcc_bmm_dims *d) {
   const bmm_params *p = ctx->params;
   const tfcc_q16_bmm_type t = bmm_q_type(ctx);
   if (!p->quantized || !tfcc_q16_bmm_fits(d, &p->q, t)) return 0;
-  return tfcc_q16_bmm_scratch(bmm_q_kernel(ctx), d, t, tfcc_threadpool_size(ctx->pool));
+  return tfcc_q16_bmm_scratch(bmm_q_kernel(ctx), d, t, tfcc_threadpool_size(ctx->pool),
+                              TFCC_Q16_BMM_LHS_MAX);
 }
 
 /* Hybrid rhs with matrices where each rhs matrix serves several output batches (an lhs with
@@ -574,8 +575,8 @@ static tfcc_status bmm_eval(tfcc_op_ctx *ctx) {
     case TFCC_INT16: {
       const size_t qs = bmm_q_scratch(ctx, &d); /* the q16-gemm micro-kernels */
       if (qs && ctx->scratch && ctx->scratch_bytes >= qs)
-        tfcc_q16_bmm(ctx->pool, bmm_q_kernel(ctx), &d, &p->q, bmm_q_type(ctx), l, r, o,
-                     ctx->scratch);
+        tfcc_q16_bmm(ctx->pool, bmm_q_kernel(ctx), &d, &p->q, bmm_q_type(ctx), TFCC_Q16_BMM_LHS_MAX,
+                     l, r, o, ctx->scratch);
       else if (ctx->in[0]->dtype == TFCC_INT8)
         tfcc_bmm_i8(&d, &p->q, l, r, o);
       else if (ctx->in[1]->dtype == TFCC_INT8)

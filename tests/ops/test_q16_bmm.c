@@ -25,6 +25,8 @@ static uint32_t urand(void) {
 }
 
 static int cases_run;
+/* the whole-lhs limit bmm_case passes to both calls (0: the row blocks per panel) */
+static size_t lhs_max = TFCC_Q16_BMM_LHS_MAX;
 
 /* value i of an operand: mode 0 random, 1 -32768 (int8: -128), 2 alternating ends, 3 small
  * (+-8), 4 the int16 split's edges (32767 / 32640 / -32768 / 127 / 128 / -129 / -128 / 255) */
@@ -128,7 +130,7 @@ static void bmm_case(const tfcc_q16_gemm_kernel *k, tfcc_threadpool *pool, const
     goto done;
   }
   CHECK(tfcc_q16_bmm_fits(&d, &q, t));
-  const size_t sb = tfcc_q16_bmm_scratch(k, &d, t, threads);
+  const size_t sb = tfcc_q16_bmm_scratch(k, &d, t, threads, lhs_max);
   CHECK(sb > 0);
   void *scratch = aligned_alloc(64, (sb + 63) & ~(size_t)63);
   CHECK(scratch != NULL);
@@ -141,7 +143,7 @@ static void bmm_case(const tfcc_q16_gemm_kernel *k, tfcc_threadpool *pool, const
     tfcc_bmm_i16_i8(&d, &q, l, r, o0);
   else
     tfcc_bmm_i16(&d, &q, l, r, o0);
-  tfcc_q16_bmm(pool, k, &d, &q, t, l, r, o1, scratch);
+  tfcc_q16_bmm(pool, k, &d, &q, t, lhs_max, l, r, o1, scratch);
   size_t bad = 0, first = 0;
   for (size_t i = 0; i < no * es; i++)
     if (((uint8_t *)o0)[i] != ((uint8_t *)o1)[i] && bad++ == 0) first = i;
@@ -214,9 +216,8 @@ int main(void) {
     bmm_case(k, pool3, &deep[1], TFCC_Q16_BMM_I8, true, false, 1, 1, 0, 0);
     tested++;
   }
-  /* the lhs copied in row blocks per panel (an lhs above tfcc_q16_bmm_lhs_max) */
-  const size_t lhs_max = tfcc_q16_bmm_lhs_max;
-  tfcc_q16_bmm_lhs_max = 0;
+  /* the lhs copied in row blocks per panel (an lhs above the whole-lhs limit) */
+  lhs_max = 0;
   for (int ki = 0; ki < tfcc_q16_gemm_kernel_count(); ki++) {
     const tfcc_q16_gemm_kernel *k = tfcc_q16_gemm_kernel_at(ki);
     if (!tfcc_q16_gemm_usable(k, best)) continue;
@@ -227,7 +228,7 @@ int main(void) {
             bmm_case(k, adj == 2 ? pool3 : NULL, &specs[si], (tfcc_q16_bmm_type)t, adj & 1,
                      adj >> 1, (int)si % 5, (int)(si + 3) % 5, adj % 3, (int)si % 3);
   }
-  tfcc_q16_bmm_lhs_max = lhs_max;
+  lhs_max = TFCC_Q16_BMM_LHS_MAX;
   tfcc_threadpool_destroy(pool3);
   printf("%d q16-gemm kernels tested on BATCH_MATMUL (%d cases) at CPU level %s\n", tested,
          cases_run, tfcc_isa_name(best));

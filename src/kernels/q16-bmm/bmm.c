@@ -12,8 +12,6 @@ enum { Q16_BMM_ROWS = 48 };
 /* One thread's scratch at most. */
 #define Q16_BMM_SCRATCH_MAX ((size_t)64 << 20)
 
-size_t tfcc_q16_bmm_lhs_max = Q16_BMM_SCRATCH_MAX;
-
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 static int q16_bmm_planes(tfcc_q16_bmm_type t) { return t == TFCC_Q16_BMM_I16 ? 2 : 1; }
@@ -38,7 +36,7 @@ static size_t q16_bmm_lhs_matrices(const tfcc_bmm_dims *d) {
 }
 
 static bool q16_bmm_layout_of(const tfcc_q16_gemm_kernel *k, const tfcc_bmm_dims *d,
-                              tfcc_q16_bmm_type t, q16_bmm_layout *l) {
+                              tfcc_q16_bmm_type t, size_t lhs_max, q16_bmm_layout *l) {
   if (!k || d->k <= 0 || d->m < 0 || d->n < 0) return false;
   const uint64_t kp = ((uint64_t)d->k + 1) / 2;
   const uint64_t elems = kp * (uint64_t)k->nr * 2;
@@ -47,7 +45,7 @@ static bool q16_bmm_layout_of(const tfcc_q16_gemm_kernel *k, const tfcc_bmm_dims
   const uint64_t lhs_all =
       copies ? (uint64_t)q16_bmm_lhs_matrices(d) * (uint64_t)d->m * (uint64_t)d->k * sizeof(int16_t)
              : 0;
-  const bool whole = copies && lhs_all + 64 <= tfcc_q16_bmm_lhs_max;
+  const bool whole = copies && lhs_all + 64 <= lhs_max;
   const uint64_t rows =
       copies && !whole ? (uint64_t)Q16_BMM_ROWS * (uint64_t)d->k * sizeof(int16_t) : 0;
   if (panels + rows + 128 > Q16_BMM_SCRATCH_MAX) return false;
@@ -76,9 +74,9 @@ bool tfcc_q16_bmm_fits(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, tfcc_q16
 }
 
 size_t tfcc_q16_bmm_scratch(const tfcc_q16_gemm_kernel *k, const tfcc_bmm_dims *d,
-                            tfcc_q16_bmm_type t, int threads) {
+                            tfcc_q16_bmm_type t, int threads, size_t lhs_max) {
   q16_bmm_layout l;
-  if (threads <= 0 || !q16_bmm_layout_of(k, d, t, &l)) return 0;
+  if (threads <= 0 || !q16_bmm_layout_of(k, d, t, lhs_max, &l)) return 0;
   if ((size_t)threads > (SIZE_MAX - l.lhs_bytes) / l.per_thread) return 0;
   return l.lhs_bytes + (size_t)threads * l.per_thread;
 }
@@ -264,12 +262,12 @@ tfcc_q16_bmm_req8_fn tfcc_q16_bmm_req8_for(const tfcc_q16_gemm_kernel *k) {
 }
 
 void tfcc_q16_bmm(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k, const tfcc_bmm_dims *d,
-                  const tfcc_bmm_quant *q, tfcc_q16_bmm_type t, const void *lhs, const void *rhs,
-                  void *out, void *scratch) {
+                  const tfcc_bmm_quant *q, tfcc_q16_bmm_type t, size_t lhs_max, const void *lhs,
+                  const void *rhs, void *out, void *scratch) {
   q16_bmm_job j = {.k = k, .d = d, .q = q, .t = t, .lhs = lhs, .rhs = rhs, .out = out};
   j.req8 = q->shift >= -31 && q->shift <= 31 && q->mult != INT32_MIN ? tfcc_q16_bmm_req8_for(k)
                                                                      : tfcc_q16_bmm_req8_scalar;
-  if (!q16_bmm_layout_of(k, d, t, &j.l) || d->m <= 0 || d->n <= 0) return;
+  if (!q16_bmm_layout_of(k, d, t, lhs_max, &j.l) || d->m <= 0 || d->n <= 0) return;
   j.mem = (uint8_t *)scratch + j.l.lhs_bytes;
   if (j.l.lhs_bytes) { /* each lhs matrix as int16 [M][K] rows, at its own element offset */
     int16_t *dst = scratch;

@@ -15,7 +15,7 @@
  *     int64 sum is truncated to int32 as TFLite's int32 accumulator wraps.
  * The lhs rows are read in place (int16, adj_x false) or copied as int16 rows (adj_x, int8):
  * the whole lhs once per run, before the tasks, into the start of the scratch (at most
- * tfcc_q16_bmm_lhs_max bytes), else a block of Q16_BMM_ROWS rows at a time into the thread's
+ * lhs_max bytes), else a block of Q16_BMM_ROWS rows at a time into the thread's
  * scratch, again for each panel. The requantization is the
  * reference's: int16 outputs through the q16-gemm kernel's (tfcc_requant64's arithmetic with a
  * zero bias, which is the reference's clamp to +-2^47 and tfcc_mbqm64), int8 outputs through
@@ -36,22 +36,22 @@ typedef enum tfcc_q16_bmm_type {
   TFCC_Q16_BMM_I8      /* int8 lhs, int8 rhs, int8 out, any zero points */
 } tfcc_q16_bmm_type;
 
-/* The largest whole-lhs int16 copy (bytes; 64 MiB); a larger lhs is copied in row blocks per
- * panel. Read by tfcc_q16_bmm_scratch and tfcc_q16_bmm, which must see the same value: tests
- * lower it to run the row blocks. */
-extern size_t tfcc_q16_bmm_lhs_max;
+/* The largest whole-lhs int16 copy (bytes) the operator allows; a larger lhs is copied in row
+ * blocks per panel. tfcc_q16_bmm_scratch and tfcc_q16_bmm take the limit as lhs_max and must be
+ * given the same one (tests pass 0 to run the row blocks). */
+#define TFCC_Q16_BMM_LHS_MAX ((size_t)64 << 20)
 
 /* Whether d and q run here (integer zero offsets where the type needs them, sizes within what
  * the scratch may hold). */
 bool tfcc_q16_bmm_fits(const tfcc_bmm_dims *d, const tfcc_bmm_quant *q, tfcc_q16_bmm_type t);
 /* Scratch bytes (64-byte aligned memory) for `threads` threads; 0: too large. */
 size_t tfcc_q16_bmm_scratch(const tfcc_q16_gemm_kernel *k, const tfcc_bmm_dims *d,
-                            tfcc_q16_bmm_type t, int threads);
+                            tfcc_q16_bmm_type t, int threads, size_t lhs_max);
 /* out = the reference kernel of type t on lhs, rhs (pool may be NULL; scratch of
- * tfcc_q16_bmm_scratch bytes for the pool's thread count). */
+ * tfcc_q16_bmm_scratch bytes for the pool's thread count and the same lhs_max). */
 void tfcc_q16_bmm(tfcc_threadpool *pool, const tfcc_q16_gemm_kernel *k, const tfcc_bmm_dims *d,
-                  const tfcc_bmm_quant *q, tfcc_q16_bmm_type t, const void *lhs, const void *rhs,
-                  void *out, void *scratch);
+                  const tfcc_bmm_quant *q, tfcc_q16_bmm_type t, size_t lhs_max, const void *lhs,
+                  const void *rhs, void *out, void *scratch);
 
 /* The int8 outputs of rows x nc sums (acc[i * acc_stride + n]): tfcc_mbqm of the sum truncated to
  * int32, + output offset, clamped, into out[i * out_stride + n]; q->shift within [-31, 31]. The
