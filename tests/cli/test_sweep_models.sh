@@ -85,6 +85,12 @@ m.add_op("SHAPE", [y], [s], {"out_type": S.INT32})
 m.add_op("RESHAPE", [y, s], [z])
 m.inputs, m.outputs = [x], [z]
 save("reshape_computed_litert_stale", m)
+# an input the file declares [0] (an empty tensor, as TFLite's test_min_runtime): fed empty
+m = S.Model()
+x, b, y = m.add_tensor("x", S.FLOAT32, [0]), m.add_tensor("b", S.FLOAT32, [1]), m.add_tensor("y", S.FLOAT32, [0])
+m.add_op("ADD", [x, b], [y])
+m.inputs, m.outputs = [x, b], [y]
+save("empty_input", m)
 PY
 cat >"$TMP/cases.json" <<'EOF'
 {"f32_within": {"litert": "add:0.0005"},
@@ -145,9 +151,13 @@ if grep -q "^f32_exact tfweb" "$TMP/oracle.log"; then bad "a match was asked aga
 got=$("$PY" -c 'import numpy,sys; print(numpy.load(sys.argv[1]).tolist())' "$TMP/work/transpose_conv_shape_input/in0.npy" 2>&1)
 [ "$got" = "[1, 5, 5, 1]" ] && ok || bad "output_shape input was $got, wanted [1, 5, 5, 1]"
 expect_in "$TMP/T.md" "| f32_tfweb_delegate_fallback |  | runs (tfweb) |" "the classic interpreter's delegate fallback is a run"
-# counts: 16 models; TFLite runs all but f32_tflite_refuses and custom_both_refuse (14); tfcc
-# all but the 2 custom ones (14); both 13; 10 match
-expect_in "$TMP/sweep.txt" "16 models: 14 run in TFLite, 14 run in tfcc, 13 run in both, 10 of those match" "counts line"
-expect_in "$TMP/T.md" "16 models: 14 run in TFLite" "counts in the Markdown"
+# the empty input was fed as declared, [0], and the run matched
+got=$("$PY" -c 'import numpy,sys; print(list(numpy.load(sys.argv[1]).shape))' "$TMP/work/empty_input/in0.npy" 2>&1)
+[ "$got" = "[0]" ] && ok || bad "empty input fed as $got, wanted [0]"
+verdict "match: out0" empty_input
+# counts: 17 models; TFLite runs all but f32_tflite_refuses and custom_both_refuse (15); tfcc
+# all but the 2 custom ones (15); both 14; 11 match
+expect_in "$TMP/sweep.txt" "17 models: 15 run in TFLite, 15 run in tfcc, 14 run in both, 11 of those match" "counts line"
+expect_in "$TMP/T.md" "17 models: 15 run in TFLite" "counts in the Markdown"
 expect_in "$TMP/T.md" "| f32_exact | owner/repo | runs (litert) | runs | match" "Markdown row with its source"
 finish
