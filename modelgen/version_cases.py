@@ -645,6 +645,15 @@ def moe_cases(add):
         add(single(name, "CUSTOM:moe", ins, [T(F32, src)], opts(e, k, d, h, act)))
 
 
+def _tie_rows(rows, n, zp):
+    """rows of n values whose sums past n * zp are (base + 1/2) * n, base from -rows/2: ties."""
+    vals = []
+    for r in range(rows):
+        base = r - rows // 2  # (base + 1/2) * n: half the row one above base
+        vals += [zp + base + 1] * (n // 2) + [zp + base] * (n - n // 2)
+    return vals
+
+
 def xnn_mean_sum_ties_cases(add):
     """sweep16: 8-bit MEAN and SUM as LiteRT.js runs them (its XNNPACK delegate) add the output
     zero point in float before rounding half to even, so that with an odd zero point every tie
@@ -655,17 +664,10 @@ def xnn_mean_sum_ties_cases(add):
     ratio 1/2; one case per path (last axis, all but the batch, 4-D H,W, uint8, SUM)."""
     U8 = S.UINT8
 
-    def tie_rows(rows, n, zp):
-        vals = []
-        for r in range(rows):
-            base = r - rows // 2  # (base + 1/2) * n: half the row one above base
-            vals += [zp + base + 1] * (n // 2) + [zp + base] * (n - n // 2)
-        return vals
-
     for name, dt, rows, n, zp in (("xnn_mean_i8_ties_odd_zp", I8, 16, 64, -109),
                                   ("xnn_mean_i8_ties_even_zp", I8, 16, 64, -108),
                                   ("xnn_mean_u8_ties_odd_zp", U8, 16, 32, 131)):
-        t = {"x": T(dt, [rows, n], q=(f32(0.0135868), zp), values=tie_rows(rows, n, zp)),
+        t = {"x": T(dt, [rows, n], q=(f32(0.0135868), zp), values=_tie_rows(rows, n, zp)),
              "ax": T(I32, [1], const=[1]), "y": T(dt, [rows], q=(f32(0.0135868), zp))}
         add(Case(name, t, [("MEAN", ["x", "ax"], ["y"], {"keep_dims": False})], ["x"], ["y"]))
     # 4-D mean over H and W (keep_dims): channel c's 16 values sum to (c - 8 + 1/2) * 16 past zp
@@ -730,6 +732,37 @@ def xnn_mean_sum_near_ties_cases(add):
              ["x"], ["y"]))
 
 
+def xnn_declined_reduce_cases(add):
+    """act59: TFLite's XNNPACK delegate takes a MEAN / SUM only with an axis tensor of rank 0
+    or 1 holding at least one axis (VisitReduceNode: CheckAxesTensorShape, num_reduction_axes >
+    0); a 2-D or empty axis tensor, which the builtin kernels accept, leaves the node to
+    LiteRT's builtin kernel: SUM rounds half away from zero (not XNNPACK's half to even with the
+    zero point in float), 8-bit MEAN takes QuantizedMeanOrSum's integer multiplier (not the
+    classic interpreter's float formula or equal-scale division). Ties as in
+    xnn_mean_sum_ties_cases; one rescaled MEAN on random inputs."""
+    U8 = S.UINT8
+
+    rng = Rng(seed_of("xnn_declined_sum_axes_2d_i8_ties"))
+    t = {"x": T(I8, [64, 4], q=(f32(0.5), 3), values=[rng.randint(-60, 79) for _ in range(256)]),
+         "ax": T(I32, [1, 1], const=[1]), "y": T(I8, [64, 1], q=(f32(1.0), -7))}
+    add(Case("xnn_declined_sum_axes_2d_i8_ties", t,
+             [("SUM", ["x", "ax"], ["y"], {"keep_dims": True})], ["x"], ["y"]))
+    rng = Rng(seed_of("xnn_declined_sum_axes_empty_i8_ties"))
+    t = {"x": T(I8, [16, 8], q=(f32(0.5), 3), values=[rng.randint(-60, 79) for _ in range(128)]),
+         "ax": T(I32, [0], const=[]), "y": T(I8, [16, 8], q=(f32(1.0), -7))}
+    add(Case("xnn_declined_sum_axes_empty_i8_ties", t,
+             [("SUM", ["x", "ax"], ["y"], {"keep_dims": True})], ["x"], ["y"]))
+    for name, dt, rows, n, zp in (("xnn_declined_mean_axes_2d_i8_ties", I8, 16, 64, -109),
+                                  ("xnn_declined_mean_axes_2d_u8_ties", U8, 16, 32, 131)):
+        t = {"x": T(dt, [rows, n], q=(f32(0.0135868), zp), values=_tie_rows(rows, n, zp)),
+             "ax": T(I32, [1, 1], const=[1]), "y": T(dt, [rows, 1], q=(f32(0.0135868), zp))}
+        add(Case(name, t, [("MEAN", ["x", "ax"], ["y"], {"keep_dims": True})], ["x"], ["y"]))
+    t = {"x": T(I8, [256, 37], q=(f32(0.0421), -5), lo=-128, hi=127),
+         "ax": T(I32, [1, 1], const=[1]), "y": T(I8, [256, 1], q=(f32(0.0193), 11))}
+    add(Case("xnn_declined_mean_axes_2d_i8_scaled", t,
+             [("MEAN", ["x", "ax"], ["y"], {"keep_dims": True})], ["x"], ["y"]))
+
+
 def xnn_resize_both_flags_cases(add):
     """sweep16: RESIZE_BILINEAR with align_corners and half_pixel_centers both set (noahzhy/SALPR,
     a float32 license-plate model): TFLite's builtin kernel refuses the pair, the XNNPACK
@@ -750,6 +783,7 @@ def cases(add):
     builtin_mean_quantize_cases(add)
     xnn_mean_sum_ties_cases(add)
     xnn_mean_sum_near_ties_cases(add)
+    xnn_declined_reduce_cases(add)
     xnn_resize_both_flags_cases(add)
     moe_cases(add)
     hadamard_cases(add)

@@ -1,9 +1,14 @@
-"""expose_tensors.py IN.tflite OUT.tflite: a copy of a model whose subgraph 0 outputs are the
-original outputs followed by every float32 tensor an operator writes (in operator order), so
+"""expose_tensors.py IN.tflite OUT.tflite [--dtypes float32,int8,...]: a copy of a model whose
+subgraph 0 outputs are the original outputs followed by every tensor of those dtypes (float32
+unless told) an operator writes (in operator order), so
 that TensorFlow Lite (tflite-ref) and `tfcc run` both write the intermediate tensors and a trace
 can find the first operator where two builds part (exact3: the DTLN trace, docs/model_sweep.md).
 Appends a new outputs vector at the end of the file and points subgraph 0's outputs field at it
-(FlatBuffer offsets point forward, so nothing else moves). Writes OUT.json: one
+(FlatBuffer offsets point forward, so nothing else moves). Drops the model's signature_defs
+(its vtable slot set to absent): LiteRT.js refuses a model whose signature lists other outputs
+than the subgraph ("Signature has incorrect number of input/outputs"), and tflite-ref's auto
+engine then falls back to the classic interpreter, whose arithmetic differs (act59: an int8
+SUM that wraps there and saturates in LiteRT.js). Writes OUT.json: one
 [output index, tensor index, tensor name, operator index, operator name] row per output.
 Standard library only (modelgen's reader helpers)."""
 import json, os, struct, sys
@@ -13,7 +18,14 @@ import tflite_schema as T
 _OP = {code: name for name, code in T.BUILTIN.items()}
 
 def main():
-    data = bytearray(open(sys.argv[1], "rb").read())
+    args = [a for a in sys.argv[1:] if not a.startswith("--dtypes")]
+    want = {0}  # float32
+    for i, a in enumerate(sys.argv):
+        if a.startswith("--dtypes"):
+            names = a.split("=", 1)[1] if "=" in a else sys.argv[i + 1]
+            want = {T.DTYPE_BY_NAME[n] for n in names.split(",")}
+            if "=" not in a: args.remove(names)
+    data = bytearray(open(args[0], "rb").read())
     b = _Buf(bytes(data))
     root = b.table(b.u32(0))
     def vec(f, fid):
@@ -37,15 +49,19 @@ def main():
         for q in vec(op, 2):
             ti = struct.unpack_from("<i", data, q)[0]
             if ti < 0 or ti in outs: continue
-            if b.scalar(tensors[ti], 1, "b", 0) != 0: continue  # float32 only
+            if b.scalar(tensors[ti], 1, "b", 0) not in want: continue
             info.append((len(outs), ti, tname(tensors[ti]), k, opname)); outs.append(ti)
     while len(data) % 4: data.append(0)
     at = len(data)
     data += struct.pack("<I", len(outs)) + b"".join(struct.pack("<i", o) for o in outs)
     fpos = sg[2]
     struct.pack_into("<I", data, fpos, at - fpos)
-    open(sys.argv[2], "wb").write(data)
-    json.dump(info, open(sys.argv[2] + ".json", "w"))
+    rt = struct.unpack_from("<I", data, 0)[0]
+    vt = rt - struct.unpack_from("<i", data, rt)[0]
+    if 4 + 2 * 7 < struct.unpack_from("<H", data, vt)[0]:  # Model.signature_defs: field 7
+        struct.pack_into("<H", data, vt + 4 + 2 * 7, 0)
+    open(args[1], "wb").write(data)
+    json.dump(info, open(args[1] + ".json", "w"))
     print(len(outs), "outputs")
 
 main()

@@ -113,17 +113,21 @@ tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
   if (!p) return tfcc_err_set(ctx->err, TFCC_ERR_NO_MEMORY, "out of memory");
   p->quant_compat = ctx->quant_compat;
   const tfcc_ir_node *n = ctx->node;
-  if (n && ctx->sg && n->n_inputs >= 2 && n->inputs[1] >= 0 && n->inputs[1] < ctx->sg->n_tensors)
-    p->axis_const = ctx->sg->tensors[n->inputs[1]].data != NULL;
-  p->xnn_f32_mean = n && n->builtin == TFCC_OP_MEAN && p->axis_const && xnn_spatial_mean(ctx) &&
+  if (n && ctx->sg && n->n_inputs >= 2 && n->inputs[1] >= 0 && n->inputs[1] < ctx->sg->n_tensors) {
+    /* CheckAxesTensorShape (rank 1 at most), CheckTensorStaticAllocation, and
+     * num_reduction_axes > 0 */
+    const tfcc_ir_tensor *ax = &ctx->sg->tensors[n->inputs[1]];
+    p->xnn_axes = ax->data != NULL && ax->rank <= 1 && ax->data_bytes >= sizeof(int32_t);
+  }
+  p->xnn_f32_mean = n && n->builtin == TFCC_OP_MEAN && p->xnn_axes && xnn_spatial_mean(ctx) &&
                     tfcc_hybrid_xnn_float(ctx);
   /* the classic interpreter's older delegate takes it as a global average pooling */
-  p->xnn_f32_gavgpool_old = n && n->builtin == TFCC_OP_MEAN && p->axis_const &&
+  p->xnn_f32_gavgpool_old = n && n->builtin == TFCC_OP_MEAN && p->xnn_axes &&
                             xnn_spatial_mean(ctx) && tfcc_hybrid_ref_delegated_float(ctx);
   /* not tfcc_hybrid_xnn_float: its rank-4 rule is the spatial MEAN's; the delegate takes a
    * MEAN over trailing axes at any rank */
   p->xnn_f32_rmean = n && (n->builtin == TFCC_OP_MEAN || n->builtin == TFCC_OP_SUM) &&
-                     p->axis_const && n->inputs[0] >= 0 && n->inputs[0] < ctx->sg->n_tensors &&
+                     p->xnn_axes && n->inputs[0] >= 0 && n->inputs[0] < ctx->sg->n_tensors &&
                      ctx->sg->tensors[n->inputs[0]].dtype == TFCC_FLOAT32 &&
                      ctx->sg->tensors[n->inputs[0]].rank >= 1 &&
                      ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
@@ -135,12 +139,12 @@ tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
 /* One scale and zero point (the delegate's CheckTensorQInt8OrQUInt8Type: affine, one scale). */
 static bool per_tensor_quant(const tfcc_tensor *t) { return t->quant && t->quant->count == 1; }
 
-/* Whether TFLite's XNNPACK delegate runs this MEAN/SUM (VisitMeanNode / VisitSumNode):
- * uint8/int8 with static axes and per-tensor quantization on input and output, in
- * TFCC_QUANT_COMPAT_TFLITE mode. */
+/* Whether TFLite's XNNPACK delegate runs this MEAN/SUM (VisitReduceNode): uint8/int8 with
+ * per-tensor quantization on input and output and an axis tensor it takes (xnn_axes), in
+ * TFCC_QUANT_COMPAT_TFLITE mode; else TFLite's builtin kernel runs it. */
 static bool xnn_reduce(const tfcc_op_ctx *ctx, tfcc_dtype dt) {
   const tfcc_reduce_params *p = ctx->params;
-  return p && p->quant_compat == TFCC_QUANT_COMPAT_TFLITE && p->axis_const &&
+  return p && p->quant_compat == TFCC_QUANT_COMPAT_TFLITE && p->xnn_axes &&
          (dt == TFCC_UINT8 || dt == TFCC_INT8) && per_tensor_quant(ctx->in[0]) &&
          per_tensor_quant(ctx->out[0]);
 }
@@ -335,6 +339,15 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
   sum_q(ctx, s, acc);
   if (xnn_reduce(ctx, dt)) {
     tfcc_rsum_xnn_q8_finish(ctx->isa, s, dt, acc, in_zp, in_s, out->data, out_zp, out_s, true);
+    return TFCC_OK;
+  }
+  const tfcc_reduce_params *p = ctx->params;
+  if (p && p->quant_compat == TFCC_QUANT_COMPAT_TFLITE && dt != TFCC_INT16 && !su->is_mean_hw &&
+      in_s > 0.f && out_s > 0.f) {
+    /* act59: an 8-bit MEAN the delegate leaves to LiteRT's builtin kernel (a 2-D or empty axis
+     * tensor): QuantizedMeanOrSum's integer multiplier, as int16's below (the classic
+     * interpreter's float formula and equal-scale division stay for REFERENCE mode) */
+    tfcc_reduce_mean_q_mult_finish(s, dt, acc, in_zp, in_s, out->data, out_zp, out_s);
     return TFCC_OK;
   }
   /* int16 has no H,W special case in current TFLite (EvalMean's optimized Mean is 8-bit only):

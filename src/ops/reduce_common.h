@@ -21,7 +21,9 @@ typedef enum tfcc_reduce_op {
 /* init of MEAN and SUM: records the model's quant_compat (params: tfcc_reduce_params). */
 typedef struct tfcc_reduce_params {
   int quant_compat;
-  bool axis_const;    /* the axis tensor is a model constant (XNNPACK needs static axes) */
+  bool xnn_axes;      /* the axis tensor as TFLite's XNNPACK delegate takes it (VisitReduceNode):
+                         a model constant of rank 0 or 1 with at least one axis; a 2-D or empty
+                         one, which the builtin kernels accept, leaves the node to them (act59) */
   bool xnn_f32_mean;  /* ops: float32 MEAN over axes {1, 2} of a 4-D input in a hybrid model,
                          TFLITE mode: XNNPACK's mean (the sum times 1.0f / n, not divided) */
   bool xnn_f32_rmean; /* exact2: float32 MEAN of a hybrid model, TFLITE mode (the delegate takes

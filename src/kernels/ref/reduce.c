@@ -268,9 +268,9 @@ static inline int32_t clamp_i64(int64_t v, int32_t lo, int32_t hi) {
   return (int32_t)(v < lo ? lo : v > hi ? hi : v);
 }
 
-bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t *acc, int32_t in_zp,
-                                      float in_scale, int16_t *out, int32_t out_zp,
-                                      float out_scale) {
+bool tfcc_reduce_mean_q_mult_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const int32_t *acc,
+                                    int32_t in_zp, float in_scale, void *out, int32_t out_zp,
+                                    float out_scale) {
   const int64_t n = s->reduce_count;
   if (n <= 0) return false;
   int32_t mult;
@@ -284,6 +284,8 @@ bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t 
   mult = (int32_t)(((int64_t)mult * ((int64_t)1 << ds)) / n);
   shift -= ds;
   const int32_t zsum = (int32_t)((uint32_t)n * (uint32_t)in_zp);
+  int32_t lo, hi;
+  tfcc_q_range(dt, &lo, &hi);
   for (int64_t j = 0; j < s->out_count; j++) {
     const int32_t v = (int32_t)((uint32_t)acc[j] - (uint32_t)zsum);
     /* the int32 MultiplyByQuantizedMultiplier: the sum is int32 (temp_sum), so TFLite's
@@ -291,9 +293,16 @@ bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t 
      * rounding) was 43 of 1,280 off LiteRT on the MobileNetV2 int16x8 twin's global pool.
      * The zero point added in int64: a fuzzed one past int32 */
     const int64_t r = (int64_t)tfcc_mbqm(v, mult, shift) + out_zp;
-    out[j] = (int16_t)clamp_i64(r, INT16_MIN, INT16_MAX);
+    tfcc_q_store(dt, out, j, clamp_i64(r, lo, hi));
   }
   return true;
+}
+
+bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t *acc, int32_t in_zp,
+                                      float in_scale, int16_t *out, int32_t out_zp,
+                                      float out_scale) {
+  return tfcc_reduce_mean_q_mult_finish(s, TFCC_INT16, acc, in_zp, in_scale, out, out_zp,
+                                        out_scale);
 }
 
 bool tfcc_xnn_reduce_q8(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, int32_t in_zp,
