@@ -2,7 +2,7 @@
  * kernels (not a test). Built as build/bench/softmax_concat_bench; usage:
  * softmax_concat_bench [reps]. Median thread CPU time per call, one thread:
  *  - float32 SOFTMAX (reference, every f32-softmax variant the CPU runs) and uint8 / int8
- *    SOFTMAX (reference, q8-softmax) on a classifier row (1 x 1001), SSD-like rows
+ *    SOFTMAX (reference, every q8-softmax variant the CPU runs) on a classifier row (1 x 1001), SSD-like rows
  *    (1917 x 91) and 64 x 1000;
  *  - CONCATENATION / SPLIT byte copies (tfcc_ref_concat / _split vs tfcc_concat_copy /
  *    tfcc_split_copy): split_concat_quant's [1,8,8,{1,1,2}] pieces, a channel concatenation
@@ -22,8 +22,6 @@
 #include "kernels/softmax/softmax.h"
 #include "bench_clock.h"
 
-
-
 #define MAX_REPS 201
 static int reps = 31;
 
@@ -35,6 +33,7 @@ typedef struct job {
   size_t outer, depth;
   const tfcc_f32_softmax_kernel *fk;
   const tfcc_q8_lut_kernel *lk;
+  const tfcc_q8_softmax_kernel *qk;
   tfcc_dtype dt;
   const float *table;
   int32_t n;
@@ -53,8 +52,8 @@ static void run(const job *j) {
                         j->dt == TFCC_INT8 ? -128 : 0);
         break;
       case 3:
-        tfcc_q8_softmax(j->lk, j->dt, j->in, j->dt, j->out, j->outer, j->depth, j->table, 1.f / 256,
-                        j->dt == TFCC_INT8 ? -128 : 0);
+        tfcc_q8_softmax_run(NULL, j->qk, j->lk, j->dt, j->in, j->dt, j->out, j->outer, j->depth,
+                            j->table, 1.f / 256, j->dt == TFCC_INT8 ? -128 : 0);
         break;
       case 4: tfcc_ref_concat(j->n, j->parts, j->inner, (int64_t)j->outer, j->out); break;
       case 5: tfcc_concat_copy(j->n, j->parts, j->inner, (int64_t)j->outer, j->out); break;
@@ -75,7 +74,8 @@ static double median_us(const job *j) {
   return t[reps / 2] * 1e6;
 }
 
-static void line(const char *what, const char *kernel, const char *shape, double us, double ref_us) {
+static void line(const char *what, const char *kernel, const char *shape, double us,
+                 double ref_us) {
   printf("%-16s %-20s %-18s %10.3f %8.2fx\n", what, kernel, shape, us, ref_us / us);
 }
 
@@ -128,7 +128,11 @@ int main(int argc, char **argv) {
       line(what, "ref", sh, qref, qref);
       jq.kind = 3;
       jq.lk = tfcc_q8_lut_select(best);
-      line(what, "q8-softmax", sh, median_us(&jq), qref);
+      for (int ki = 0; ki < tfcc_q8_softmax_kernel_count(); ki++) {
+        jq.qk = tfcc_q8_softmax_kernel_at(ki);
+        if (!tfcc_kernel_isa_fits(jq.qk->isa, best)) continue;
+        line(what, jq.qk->name, sh, median_us(&jq), qref);
+      }
     }
     free(x);
     free(y);
@@ -136,7 +140,13 @@ int main(int argc, char **argv) {
     free(qo);
   }
   /* concatenation / split */
-  typedef struct cc { const char *name; int32_t n; size_t inner[3]; size_t outer; int inner_reps; } cc;
+  typedef struct cc {
+    const char *name;
+    int32_t n;
+    size_t inner[3];
+    size_t outer;
+    int inner_reps;
+  } cc;
   static const cc cases[] = {
       {"[1,8,8,{1,1,2}] u8", 3, {1, 1, 2}, 64, 200},
       {"56x56x{64,64} i8", 2, {64, 64, 0}, 56 * 56, 1},

@@ -146,10 +146,11 @@ static const kernel_family k_families[] = {
      TABLE(tfcc_f32_vunary)},
     {"activation", "GELU, ELU, PRELU (8-bit), int16 activations", ONE("ref")},
     {"f32-softmax", "SOFTMAX (float32, beta >= 0; within 2e-6 relative)", TABLE(tfcc_f32_softmax)},
-    {"softmax",
-     "SOFTMAX uint8/int8 -> same type (q8-softmax: exact, tables through q8-lut), "
-     "LOG_SOFTMAX (ref)",
-     ONE("ref")},
+    {"q8-softmax",
+     "SOFTMAX uint8/int8 -> same type (tfcc_softmax_q8's bytes; long rows' byte tables through "
+     "q8-lut)",
+     TABLE(tfcc_q8_softmax)},
+    {"softmax", "LOG_SOFTMAX, SOFTMAX 8-bit -> int16 (ref)", ONE("ref")},
     {"q16-softmax", "SOFTMAX int16 -> int16 (SoftmaxInt16's tables and arithmetic, the same bits)",
      TABLE(tfcc_q16_softmax)},
     {"reduce",

@@ -45,6 +45,7 @@ TFCC_SELECT_FN static void fill(void) {
     s->f32_vunary = tfcc_f32_vunary_select(isa);
     s->f32_softmax = tfcc_f32_softmax_select(isa);
     s->q16_softmax = tfcc_q16_softmax_select(isa);
+    s->q8_softmax = tfcc_q8_softmax_select(isa);
     s->f32_resize = tfcc_f32_resize_select(isa);
     s->q8_dw = tfcc_q8_dw_select(isa);
     s->q8_fcs = tfcc_q8_fcs_select(isa);

@@ -24,6 +24,7 @@ typedef struct tfcc_kernel_set {
   const struct tfcc_f32_vunary_kernel *f32_vunary;
   const struct tfcc_f32_softmax_kernel *f32_softmax;
   const struct tfcc_q16_softmax_kernel *q16_softmax;
+  const struct tfcc_q8_softmax_kernel *q8_softmax;
   const struct tfcc_f32_resize_kernel *f32_resize;
   const struct tfcc_q8_dw_kernel *q8_dw;
   const struct tfcc_q8_fcs_kernel *q8_fcs;

@@ -129,8 +129,9 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
                            (int16_t *)ctx->out[0]->data, outer, depth, &p->i16);
       break;
     default:
-      if (!tfcc_q8_softmax(ctx->ks->q8_lut, p->head.in_type, in->data, p->head.out_type,
-                           ctx->out[0]->data, outer, depth, p->table, p->out_scale, p->out_zp))
+      if (!tfcc_q8_softmax_run(ctx->pool, ctx->ks->q8_softmax, ctx->ks->q8_lut, p->head.in_type,
+                               in->data, p->head.out_type, ctx->out[0]->data, outer, depth,
+                               p->table, p->out_scale, p->out_zp))
         tfcc_softmax_q8(p->head.in_type, in->data, p->head.out_type, ctx->out[0]->data, outer,
                         depth, p->table, p->out_scale, p->out_zp);
       break;
@@ -146,7 +147,7 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
   if (p->head.in_type == TFCC_FLOAT32) return p->beta >= 0.f ? ctx->ks->f32_softmax->name : "ref";
   if (p->head.in_type == p->head.out_type &&
       (p->head.in_type == TFCC_UINT8 || p->head.in_type == TFCC_INT8))
-    return "q8-softmax";
+    return ctx->ks->q8_softmax->name;
   if (p->head.in_type == TFCC_INT16) return ctx->ks->q16_softmax->name;
   return "ref";
 }

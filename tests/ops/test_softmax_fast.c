@@ -6,7 +6,8 @@
  *    do not depend on the ISA), and within 2e-6 relative plus the reference's sequential-sum
  *    error bound (depth x 2^-23) of the softmax computed in double from the same float
  *    arguments; NaN where the reference has NaN; a 2-thread pool.
- *  - 8-bit (uint8 -> uint8, int8 -> int8), every q8-lut variant, byte for byte against
+ *  - 8-bit (uint8 -> uint8, int8 -> int8), the portable q8-softmax rows with every q8-lut
+ *    variant (the vector q8-softmax variants: test_q8_softmax), byte for byte against
  *    tfcc_softmax_q8: 1..9 rows of 1..300, 1001, 2000 elements, constant rows, narrow and full
  *    byte ranges, several input scales and betas, output scales 1/256 and others (zero points
  *    0, -128, 17, 255; saturating outputs). */
@@ -106,6 +107,11 @@ static void test_f32(const tfcc_f32_softmax_kernel *k, tfcc_threadpool *pool) {
 
 static int q_cases = 0;
 
+/* the portable q8-softmax rows (the vector variants: test_q8_softmax) */
+static const tfcc_q8_softmax_kernel *q8sm_generic(void) {
+  return tfcc_q8_softmax_select(TFCC_ISA_GENERIC);
+}
+
 static void check_q8(const tfcc_q8_lut_kernel *lk, tfcc_dtype dt, size_t outer, size_t depth,
                      int kind, float in_scale, float beta, float out_scale, int32_t out_zp) {
   const size_t n = outer * depth;
@@ -125,7 +131,8 @@ static void check_q8(const tfcc_q8_lut_kernel *lk, tfcc_dtype dt, size_t outer, 
   tfcc_softmax_table_build(table, in_scale, beta);
   tfcc_softmax_q8(dt, x, dt, want, outer, depth, table, out_scale, out_zp);
   memset(got, 0xEE, n + 1);
-  CHECK(tfcc_q8_softmax(lk, dt, x, dt, got, outer, depth, table, out_scale, out_zp) == 1);
+  CHECK(tfcc_q8_softmax_run(NULL, q8sm_generic(), lk, dt, x, dt, got, outer, depth, table,
+                            out_scale, out_zp) == 1);
   int bad = 0;
   for (size_t i = 0; i < n; i++)
     if (got[i] != want[i] && bad++ < 3)
@@ -168,7 +175,8 @@ static void test_q8(const tfcc_q8_lut_kernel *lk) {
   int16_t o[4];
   float table[256];
   tfcc_softmax_table_build(table, 0.1f, 1.f);
-  CHECK(tfcc_q8_softmax(lk, TFCC_UINT8, x, TFCC_INT16, o, 1, 4, table, 1.f / 32768, 0) == 0);
+  CHECK(tfcc_q8_softmax_run(NULL, q8sm_generic(), lk, TFCC_UINT8, x, TFCC_INT16, o, 1, 4, table,
+                            1.f / 32768, 0) == 0);
 }
 
 int main(void) {

@@ -13,12 +13,14 @@
  *   but runs four rows interleaved; per row the probability depends on the byte alone, so
  *   rows longer than the value range get a byte table of the quantized outputs, computed with
  *   the reference's expressions for the values between the row's minimum and maximum, and
- *   applied by the q8-lut kernel. int16 output stays on the reference.
+ *   applied by the q8-lut kernel; vectorised over rows (tfcc_q8_softmax_run below). int16
+ *   output stays on the reference.
  *
  * int16 -> int16: see tfcc_q16_softmax_run below. */
 #ifndef TFCC_KERNELS_SOFTMAX_SOFTMAX_H
 #define TFCC_KERNELS_SOFTMAX_SOFTMAX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -82,10 +84,39 @@ void tfcc_q16_softmax_run(struct tfcc_threadpool *pool, const tfcc_q16_softmax_k
 TFCC_Q16_SOFTMAX_DECL(tfcc_q16_softmax_avx512);
 TFCC_Q16_SOFTMAX_DECL(tfcc_q16_softmax_avx2);
 
-/* 8-bit softmax as tfcc_softmax_q8 for in_type == out_type (uint8 or int8); lk looks up the
- * byte tables. Returns 0 for other type pairs (nothing written: run the reference). */
-int tfcc_q8_softmax(const tfcc_q8_lut_kernel *lk, tfcc_dtype in_type, const void *in,
-                    tfcc_dtype out_type, void *out, size_t outer, size_t depth,
-                    const float table[256], float out_scale, int32_t out_zp);
+/* 8-bit softmax (uint8 -> uint8, int8 -> int8) as tfcc_softmax_q8, byte for byte: rows rows of
+ * depth, u8 for uint8 (else int8); lk looks up the byte tables. One body for the vector
+ * variants (q8_softmax_body.h: F32V_N rows' sums side by side, the table entries by gathers
+ * or lane loads, the quantization in float lanes); the scalar variant is the portable rows
+ * (q8-softmax-scalar.c). */
+#define TFCC_Q8_SOFTMAX_DECL(name) \
+  void name(const tfcc_q8_lut_kernel *lk, bool u8, const uint8_t *in, uint8_t *out, size_t rows, \
+            size_t depth, const float table[256], float out_scale, int32_t out_zp)
+typedef void (*tfcc_q8_softmax_fn)(const tfcc_q8_lut_kernel *lk, bool u8, const uint8_t *in,
+                                   uint8_t *out, size_t rows, size_t depth, const float table[256],
+                                   float out_scale, int32_t out_zp);
+
+typedef struct tfcc_q8_softmax_kernel {
+  const char *name;
+  tfcc_isa isa;
+  tfcc_q8_softmax_fn fn;
+} tfcc_q8_softmax_kernel;
+
+TFCC_DISPATCH_TABLE_DECL(tfcc_q8_softmax, tfcc_q8_softmax_kernel);
+
+TFCC_Q8_SOFTMAX_DECL(tfcc_q8_softmax_avx512);
+TFCC_Q8_SOFTMAX_DECL(tfcc_q8_softmax_avx2);
+TFCC_Q8_SOFTMAX_DECL(tfcc_q8_softmax_neon);
+TFCC_Q8_SOFTMAX_DECL(tfcc_q8_softmax_wasmsimd);
+TFCC_Q8_SOFTMAX_DECL(tfcc_q8_softmax_scalar);
+
+/* tfcc_softmax_q8 for in_type == out_type (uint8 or int8) on k, rows split over pool when
+ * large; table from tfcc_softmax_table_build. Where the vector lanes are not exact (out_scale
+ * not > 0, an int8 zero point outside [-128, 127]) the scalar variant runs. Returns 0 for
+ * other type pairs (nothing written: run the reference). */
+int tfcc_q8_softmax_run(struct tfcc_threadpool *pool, const tfcc_q8_softmax_kernel *k,
+                        const tfcc_q8_lut_kernel *lk, tfcc_dtype in_type, const void *in,
+                        tfcc_dtype out_type, void *out, size_t outer, size_t depth,
+                        const float table[256], float out_scale, int32_t out_zp);
 
 #endif
