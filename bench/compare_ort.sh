@@ -15,6 +15,8 @@
 # reports the medians over rounds and the median of the per-round ratios (each round's two
 # runs are back to back, so a drift in machine speed cancels in the ratio); "ratio range" is
 # the lowest and highest per-round ratio. Use N >= 3 on a shared or virtual machine.
+# The tail: each engine's p99/p50 of wall time, and of each run's process CPU time ("CPU
+# p99/p50": the engine's own spread, without the time other processes held the CPU).
 # Benchmarks are not tests: nothing is asserted.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -33,7 +35,7 @@ MODELS="mobilenet_v2 mobilenet_v2.int8 resnet50 resnet50.int8"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case $1 in
     --runs) RUNS=$2; shift 2 ;;
@@ -109,13 +111,13 @@ import json, statistics, sys
 out, models, threads, rounds = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), int(sys.argv[4])
 med = statistics.median
 hdr = ("model", "thr", "tfcc p50 ms", "ORT p50 ms", "tfcc/ORT", "tfcc CPU ms/run", "ORT CPU ms/run", "CPU ratio",
-       "tfcc p99/p50", "ORT p99/p50")
+       "tfcc p99/p50", "ORT p99/p50", "tfcc CPU p99/p50", "ORT CPU p99/p50")
 if rounds > 1:
     hdr += ("ratio range",)
 rows = []
 for m in models:
     for t in threads:
-        pa, pb, ca, cb, ta, tb = [], [], [], [], [], []
+        pa, pb, ca, cb, ta, tb, ua, ub = [], [], [], [], [], [], [], []
         for r in range(1, rounds + 1):
             a = json.load(open("%s/%s.t%s.r%d.tfcc.json" % (out, m, t, r)))
             b = json.load(open("%s/%s.t%s.r%d.ort.json" % (out, m, t, r)))
@@ -124,10 +126,17 @@ for m in models:
             # tail: each engine's p99 over its own p50, in the same round
             ta.append(a["latency_ms"]["p99"] / a["latency_ms"]["p50"])
             tb.append(b["latency_ms"]["p99"] / b["latency_ms"]["p50"])
+            # the same over each run's process CPU time: the engine's own tail, without the
+            # time other processes held the CPU (results without the key: "-")
+            for j, u in ((a, ua), (b, ub)):
+                cl = j.get("cpu_latency_ms")
+                if cl and cl["p50"] > 0:
+                    u.append(cl["p99"] / cl["p50"])
         ratios = [x / y for x, y in zip(pa, pb)]
         cratios = [x / y for x, y in zip(ca, cb)]
         row = (m, t, "%.2f" % med(pa), "%.2f" % med(pb), "%.2f" % med(ratios), "%.2f" % med(ca),
-               "%.2f" % med(cb), "%.2f" % med(cratios), "%.2f" % med(ta), "%.2f" % med(tb))
+               "%.2f" % med(cb), "%.2f" % med(cratios), "%.2f" % med(ta), "%.2f" % med(tb),
+               "%.2f" % med(ua) if ua else "-", "%.2f" % med(ub) if ub else "-")
         if rounds > 1:
             row += ("%.2f-%.2f" % (min(ratios), max(ratios)),)
         rows.append(row)

@@ -9,7 +9,9 @@
  * threads), faults are getrusage's minor + major. --maps FILE writes /proc/self/maps right
  * before the first run, and the first run is bracketed on stderr by "MARK t" / "MARKEND t"
  * (CLOCK_MONOTONIC seconds), so that bench/first_faults.sh can attribute the first run's page
- * faults to mappings (perf's exceptions:page_fault_user with -k CLOCK_MONOTONIC). */
+ * faults to mappings (perf's exceptions:page_fault_user with -k CLOCK_MONOTONIC). --prefault N
+ * is tfcc_session_options.prefault: 0 the default (arena and cache touched at creation), -1
+ * nothing touched (TFCC_PREFAULT_OFF), 1, 2 (TFCC_PREFAULT_BACKGROUND). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -53,7 +53,11 @@ static const char k_usage[] =
     "      --key-env VAR      the same key as 64 hex digits in environment variable VAR\n"
     "      --verify-cache     check the whole source (SHA-256) and every cached block at load\n"
     "                         (default: the file's identity, blocks as they are taken)\n"
-    "      --prefault         touch every page of the session's arena at creation\n"
+    "      --prefault         as the default, and the packed weights' last huge page made\n"
+    "                         whole again (tfcc_session_options.prefault 1)\n"
+    "      --no-prefault      touch nothing at the session's creation: the first run faults\n"
+    "                         the arena's and the weights cache's pages in (default: touched\n"
+    "                         at creation, counted in load_ms)\n"
     "      --prefault-background  read the weights cache's pages on a thread of their own from\n"
     "                         the session's creation on (tfcc_session_options.prefault 2)\n"
     "  -i, --input FILE.npy   data for the next input (or NAME=FILE.npy); other inputs get\n"
@@ -70,7 +74,8 @@ static const char k_usage[] =
     "\n"
     "Timed runs: --runs R alone does exactly R; --duration S alone runs until S seconds have\n"
     "passed (at least one run); both: until both are reached; neither: at least 10 runs and 1 s.\n"
-    "JSON keys: load_ms, model_ms, session_ms, load_cpu_ms, first_ms, first_cpu_ms, load_faults, first_faults, latency_ms{min,avg,p50,p90,p99,max,stddev}, qps,\n"
+    "JSON keys: load_ms, model_ms, session_ms, load_cpu_ms, first_ms, first_cpu_ms, load_faults, first_faults, latency_ms{min,avg,p50,p90,p99,max,stddev},\n"
+    "cpu_latency_ms{...} (each timed run's process CPU time), qps,\n"
     "cpu_ms_per_run (process CPU time per timed run, all threads), faults_per_run (page faults),\n"
     "peak_rss_bytes, arena_bytes, memory{...}, ops[] (node, name, kernel, ms, share, macs, gops).\n";
 
@@ -87,6 +92,7 @@ enum {
   OPT_WEIGHTS_CACHE,
   OPT_PREFAULT,
   OPT_PREFAULT_BG,
+  OPT_NO_PREFAULT,
   OPT_VERIFY_CACHE,
   OPT_INPUT,
   OPT_SEED,
@@ -113,6 +119,7 @@ static const arg_opt k_opts[] = {{OPT_THREADS, "-t", "--threads", 1},
                                  {OPT_WEIGHTS_CACHE, NULL, "--weights-cache", 1},
                                  {OPT_PREFAULT, NULL, "--prefault", 0},
                                  {OPT_PREFAULT_BG, NULL, "--prefault-background", 0},
+                                 {OPT_NO_PREFAULT, NULL, "--no-prefault", 0},
                                  {OPT_VERIFY_CACHE, NULL, "--verify-cache", 0},
                                  {OPT_INPUT, "-i", "--input", 1},
                                  {OPT_SEED, NULL, "--seed", 1},
@@ -247,6 +254,7 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
       case OPT_WEIGHTS_CACHE: o->weights_cache = v; break;
       case OPT_PREFAULT: o->prefault = 1; break;
       case OPT_PREFAULT_BG: o->prefault = TFCC_PREFAULT_BACKGROUND; break;
+      case OPT_NO_PREFAULT: o->prefault = TFCC_PREFAULT_OFF; break;
       case OPT_DEVICE_IO: o->device_io = 1; break;
       case OPT_VERIFY_CACHE: o->verify_cache = 1; break;
       case OPT_INPUT:

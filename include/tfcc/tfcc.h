@@ -587,15 +587,23 @@ typedef struct tfcc_session tfcc_session;
 
 /* tfcc_session_options.prefault: the weights cache's pages read ahead on a thread of their own */
 #define TFCC_PREFAULT_BACKGROUND 2
+/* tfcc_session_options.prefault: nothing touched at creation (the default before stop 59) */
+#define TFCC_PREFAULT_OFF (-1)
 
 typedef struct tfcc_session_options {
   size_t struct_size; /* sizeof(tfcc_session_options) */
   int reserved;
-  int prefault;      /* 1: touch every page of the arena at creation, and map every page of the
-                   model's weights cache file (once per model), so that the first run takes no
-                   page faults there; the model's first such session also makes the packed
+  int prefault;      /* 0 (the default): every page of the arena is touched at creation, and
+                   every page of the model's weights cache file read (once per model), so that
+                   the first run takes no page faults there and costs what a later one does
+                   (the pages a run writes and reads are made resident here instead of in the
+                   first run: a session created and never run holds its arena resident).
+                   1: that, and the model's first such session also makes the packed
                    weights' last huge page whole again where the load split it (4-19 ms once,
-                   then no 4 KiB page walks there at run). Default 0: pages fault on first use.
+                   then no 4 KiB page walks there at run).
+                   TFCC_PREFAULT_OFF (-1): nothing touched at creation; pages fault on first use
+                   (the first run pays them: 1.2-3 x a later run by CPU, docs/weights_cache.md
+                   "cache59").
                    TFCC_PREFAULT_BACKGROUND (2): none of that at creation; a thread of its own
                    reads the pages of the weights cache's blocks in the order runs read them
                    (once per model, ending by itself; nothing waits for it; stopped at the

@@ -116,7 +116,7 @@ struct tfcc_session {
   void **bound_out;           /* per output */
   size_t *bound_out_cap;      /* per output: bytes of the caller's buffer (for dynamic outputs) */
   bool ran;                   /* a run completed on the current plan (dynamic outputs readable) */
-  bool prefault;              /* tfcc_session_options.prefault */
+  bool prefault;              /* tfcc_session_options.prefault == 1 (the huge page rebuilt too) */
   size_t max_memory;          /* tfcc_session_options.max_memory (0: no limit) */
   bool profiling;
   tfcc_op_profile *profile; /* per active node, when profiling */

@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "runtime/device_backend.h"
 #include "runtime/internal.h"
@@ -87,6 +91,48 @@ static tfcc_exec_plan *take_load_plan(tfcc_session *s, const tfcc_weights *w) {
       return NULL;
   }
   return atomic_exchange_explicit(&m->spare_plan, NULL, memory_order_acq_rel);
+}
+
+/* Constants from this size on are read ahead by touch_consts. */
+#define TOUCH_CONST_MIN ((size_t)64 << 10)
+
+/* The constants a run reads in place (not packed at load: a batch-1 16x8 FULLY_CONNECTED's
+ * filter, a float depthwise filter kept as stored) lie in the model's private copy of its file,
+ * on 4 KiB pages where the load split its huge pages; on a paravirtualised VM the first user
+ * access of each such page costs even though it is resident (MobileNetV2 int16x8 without a
+ * cache: its FULLY_CONNECTED's first run 1.7-2.5 ms against 0.03-0.07, docs/weights_cache.md
+ * "cache59"). Reads a byte of each resident page of every constant input (64 KiB or more) of
+ * the plan's nodes; pages given back at the load (MADV_DONTNEED: not resident) are left alone,
+ * so nothing becomes resident that was not. Only for a private anonymous copy (mincore says what is
+ * resident there, not what a file's page cache holds). */
+static void touch_consts(const tfcc_exec_plan *p) {
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  const long sz = sysconf(_SC_PAGESIZE);
+  const size_t pg = sz > 0 ? (size_t)sz : 4096;
+  unsigned char vec[256];
+  uint8_t sum = 0;
+  for (int32_t e = 0; e < p->n_nodes; e++) {
+    const tfcc_exec_node *en = &p->nodes[e];
+    for (int32_t k = 0; !en->folded && k < en->ctx.n_in; k++) {
+      const tfcc_tensor *t = en->ctx.in[k];
+      if (!t || !t->is_const || !t->data || t->bytes < TOUCH_CONST_MIN) continue;
+      const uintptr_t lo = (uintptr_t)t->data, end = lo + t->bytes;
+      for (uintptr_t a = lo / pg * pg; a < end;) {
+        size_t n = (end - a + pg - 1) / pg;
+        if (n > sizeof vec) n = sizeof vec;
+        if (mincore((void *)a, n * pg, vec) != 0) break;
+        for (size_t i = 0; i < n; i++) {
+          const uintptr_t at = a + i * pg < lo ? lo : a + i * pg;
+          if ((vec[i] & 1) && at < end) sum ^= *(const volatile uint8_t *)at;
+        }
+        a += n * pg;
+      }
+    }
+  }
+  (void)sum;
+#else
+  (void)p;
+#endif
 }
 
 /* Builds the plan against generation w (referenced by the caller). */
@@ -208,6 +254,19 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
         "tfcc_session_create: options.struct_size is not set by tfcc_session_options_default()");
     return TFCC_ERR_INVALID_ARG;
   }
+  const int prefault =
+      opts && opts->struct_size >= offsetof(tfcc_session_options, prefault) + sizeof opts->prefault
+          ? opts->prefault
+          : 0;
+  if (prefault < TFCC_PREFAULT_OFF || prefault > TFCC_PREFAULT_BACKGROUND) {
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "tfcc_session_create: options.prefault is %d, not one of -1 (TFCC_PREFAULT_OFF), "
+             "0 (the default), 1, 2 (TFCC_PREFAULT_BACKGROUND)",
+             prefault);
+    tfcc_last_error_set(msg);
+    return TFCC_ERR_INVALID_ARG;
+  }
   /* a subgraph that reaches an unsupported operator (a model loaded for introspection, which
    * prepared nothing, has no entry that can run: model.c bind_ops) */
   if (m->graph.subgraphs[subgraph].unrunnable) {
@@ -266,11 +325,9 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
     s->shapes[i].rank = t->rank;
     memcpy(s->shapes[i].dims, t->dims, sizeof t->dims);
   }
-  const int prefault =
-      opts && opts->struct_size >= offsetof(tfcc_session_options, prefault) + sizeof opts->prefault
-          ? opts->prefault
-          : 0;
-  s->prefault = prefault != 0 && prefault != TFCC_PREFAULT_BACKGROUND;
+  /* 1: the whole huge page of the weights' tail too (replan_on's rewhole) */
+  s->prefault = prefault == 1;
+  const bool touch = prefault != TFCC_PREFAULT_OFF && prefault != TFCC_PREFAULT_BACKGROUND;
   tfcc_status st = replan(s);
   if (st != TFCC_OK && st != TFCC_ERR_NO_MEMORY && tfcc_subgraph_has_resizable_input(s->sg)) {
     /* placeholder input shapes (model.c, placeholder_shapes): as TFLite, which prepares
@@ -284,10 +341,15 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
     tfcc_session_destroy(s);
     return st;
   }
-  if (s->prefault) {
-    /* the first run then faults no arena page, and no page of the weights cache's blocks */
+  if (touch) {
+    /* the first run then faults no arena page, and no page of the weights cache's blocks
+     * (the default: what the first run would pay, paid here once; docs/weights_cache.md,
+     * "cache59") */
     if (s->plan.arena) memset(s->plan.arena, 0, s->plan.arena_bytes);
     tfcc_wcache_prefault(m->wcache);
+    /* not under TFCC_DEBUG_RELEASE_TRAP: the pages it gave back stay resident there, made
+     * inaccessible, where mincore cannot tell them from kept ones */
+    if (m->file_copy && !m->crel.trap) touch_consts(&s->plan);
   } else if (prefault == TFCC_PREFAULT_BACKGROUND) {
     /* the cache's blocks read ahead of the first run on a thread of their own (once per
      * model; stopped at this session's destroy if still running). Not the default: on the

@@ -34,6 +34,11 @@ L = d["latency_ms"]
 assert set(L) >= {"min", "avg", "p50", "p90", "p99", "max"}, L
 assert 0 < L["min"] <= L["p50"] <= L["p90"] <= L["p99"] <= L["max"], L
 assert L["min"] <= L["avg"] <= L["max"], L
+# each timed run's process CPU time: ordered the same way, summing to about the loop's
+C = d["cpu_latency_ms"]
+assert set(C) >= {"min", "avg", "p50", "p90", "p99", "max"}, C
+assert 0 <= C["min"] <= C["p50"] <= C["p90"] <= C["p99"] <= C["max"], C
+assert abs(C["avg"] - d["cpu_ms_per_run"]) <= 0.1 * d["cpu_ms_per_run"] + 0.05, (C, d["cpu_ms_per_run"])
 assert d["runs"] == 3 and d["warmup_runs"] == 1 and d["profile_runs"] == 3, d
 assert d["qps"] > 0 and d["peak_rss_bytes"] > 0 and d["load_ms"] > 0 and d["first_ms"] > 0
 # page faults: the load maps and touches memory (the model file, the arena); none is negative
@@ -93,6 +98,11 @@ expect_rc 0 "bench --affinity" -- "$TFCC" bench "$m" --runs 3 --affinity 0 --jso
 if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["affinity"]==[0] and d["threads"]==1' "$TMP/out"; then ok; else bad "--affinity 0"; fi
 expect_rc 0 "bench --duration" -- "$TFCC" bench "$m" --duration 0.05 --json --threads 2
 if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["runs"]>=1 and d["timed_s"]>=0.05 and d["threads"]==2' "$TMP/out"; then ok; else bad "--duration"; fi
+# the session's creation touches its pages by default; --no-prefault and --prefault are taken
+for pf in --no-prefault --prefault --prefault-background; do
+  expect_rc 0 "bench $pf" -- "$TFCC" bench "$m" --runs 2 --json $pf
+done
+expect_in "$TMP/out" '"first_ms"' "bench --prefault-background JSON"
 expect_rc 0 "bench --seed same bytes" -- "$TFCC" bench "$m" --runs 3 --seed 7 --json
 
 # usage errors: exit 2, one error line

@@ -6,11 +6,15 @@
  * subgraph calls or operator state); a warm weights cache load hands its plan on too; of
  * sessions created at once from several threads exactly one takes it. And the first session's
  * other help, the weights cache's pages read ahead on a thread (prefault
- * TFCC_PREFAULT_BACKGROUND): same outputs, started once, stopped and joined safely. */
+ * TFCC_PREFAULT_BACKGROUND): same outputs, started once, stopped and joined safely. And what a
+ * session gets by default (prefault 0, options NULL or defaulted): its arena resident and the
+ * cache's pages read at creation, so that the first run faults none of them; TFCC_PREFAULT_OFF
+ * touches neither (the first run does); the outputs are the same. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "lifecycle_util.h"
@@ -361,6 +365,85 @@ static void check_background(tfcc_runtime *rt, const char *path, const char *tmp
   unlink(cpath);
 }
 
+/* Pages of [p, p + n) resident in this process (mincore), and how many pages it spans. */
+static size_t resident_pages(const void *p, size_t n, size_t *pages) {
+  const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+  const uintptr_t a = (uintptr_t)p / pg * pg, b = ((uintptr_t)p + n + pg - 1) / pg * pg;
+  *pages = (size_t)(b - a) / pg;
+  unsigned char *v = malloc(*pages + 1);
+  size_t in = 0;
+  if (v && mincore((void *)a, (size_t)(b - a), v) == 0)
+    for (size_t i = 0; i < *pages; i++) in += v[i] & 1;
+  free(v);
+  return in;
+}
+
+/* The default (options NULL, defaulted, prefault 0) against TFCC_PREFAULT_OFF, on a warm cache
+ * load of path: by default every arena page is resident when the session is created (checked
+ * where the arena is a mapping of its own, arenas of 512 KiB or more: a heap arena is zeroed,
+ * so touched, either way) and the cache's pages were read (a later background session starts
+ * no thread: nothing left to read); with TFCC_PREFAULT_OFF no arena page is resident and the
+ * cache is left to the first run (a background session then starts its thread). The outputs
+ * are the same. Returns whether the arena was a mapping (its check counted). */
+static bool check_default_prefault(tfcc_runtime *rt, const char *path, const char *tmpdir) {
+  char cpath[600];
+  snprintf(cpath, sizeof cpath, "%s/pf.wc", tmpdir);
+  unlink(cpath);
+  tfcc_model *cold = load(rt, path, cpath, true);
+  tfcc_session *ref = cold ? session_pf(cold, TFCC_PREFAULT_OFF) : NULL;
+  io_set want;
+  CHECK(ref && io_make(ref, &want) && run2(ref, &want));
+  bool mapped = false;
+  for (int mode = 0; ref && mode < 4; mode++) {
+    /* 0: options NULL; 1: defaulted; 2: TFCC_PREFAULT_OFF; 3: 1 (the huge page rebuilt too) */
+    tfcc_model *m = load(rt, path, cpath, true);
+    tfcc_session *s = NULL;
+    if (m && mode == 0 && tfcc_session_create(m, NULL, &s) != TFCC_OK) s = NULL;
+    if (m && mode) s = session_pf(m, mode == 1 ? 0 : mode == 2 ? TFCC_PREFAULT_OFF : 1);
+    CHECKF(s != NULL, "%s: mode %d: session: %s", path, mode, tfcc_last_error());
+    if (!s) {
+      tfcc_model_release(m);
+      continue;
+    }
+    const bool off = mode == 2;
+    if (s->plan.arena_mem.mapped) {
+      mapped = true;
+      size_t pages = 0;
+      const size_t in = resident_pages(s->plan.arena, s->plan.arena_bytes, &pages);
+      CHECKF(off ? in == 0 : in == pages,
+             "%s: mode %d: %zu of the arena's %zu pages resident at creation", path, mode, in,
+             pages);
+    }
+    tfcc_session *bg = session_pf(m, TFCC_PREFAULT_BACKGROUND);
+    CHECKF(bg && bg->touch_started == off, "%s: mode %d: the cache %s at creation", path, mode,
+           off ? "was read" : "was not read");
+    tfcc_session_destroy(bg);
+    io_set x;
+    CHECK(io_make(s, &x) && run2(s, &x));
+    CHECKF(same_outputs(&x, &want), "%s: mode %d: outputs", path, mode);
+    io_free(&x);
+    tfcc_session_destroy(s);
+    tfcc_model_release(m);
+  }
+  /* a value that is none of them is refused, naming it */
+  tfcc_session_options so;
+  tfcc_session_options_default(&so);
+  tfcc_session *bad = NULL;
+  for (int v = -3; cold && v <= 5; v += 8) {
+    so.prefault = v;
+    char want_msg[40];
+    snprintf(want_msg, sizeof want_msg, "options.prefault is %d", v);
+    CHECKF(tfcc_session_create(cold, &so, &bad) == TFCC_ERR_INVALID_ARG && !bad &&
+               strstr(tfcc_last_error(), want_msg),
+           "%s: prefault %d: %s", path, v, tfcc_last_error());
+  }
+  if (ref) io_free(&want);
+  tfcc_session_destroy(ref);
+  tfcc_model_release(cold);
+  unlink(cpath);
+  return mapped;
+}
+
 typedef struct racer {
   tfcc_model *m;
   pthread_barrier_t *bar;
@@ -444,6 +527,7 @@ int main(void) {
   check_resize(rt, p);
   check_race(rt2, p);
   check_background(rt, p, tmpdir);
+  int arena_mapped = check_default_prefault(rt, p, tmpdir);
   snprintf(p, sizeof p, "%s/conv_2d_i8_3x3_valid_s2_relu.tflite", conf);
   check_update_first(rt, p, tmpdir);
   check_cache(rt, p, tmpdir);
@@ -457,7 +541,12 @@ int main(void) {
     check_model(rt, p, true);
     check_cache(rt2, p, tmpdir);
     check_background(rt2, p, tmpdir);
+    arena_mapped += check_default_prefault(rt, p, tmpdir);
   }
+  if (!arena_mapped) /* the conformance models' arenas are heap blocks */
+    fprintf(stderr,
+            "load_plan: no model of ../shared here: the default prefault's arena "
+            "check not run\n");
   tfcc_runtime_destroy(rt);
   tfcc_runtime_destroy(rt2);
   rmdir(tmpdir);

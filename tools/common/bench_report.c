@@ -85,6 +85,19 @@ static void gops_text(int64_t macs, double ms, char *buf, size_t n) {
     snprintf(buf, n, "%.2f", bench_gops(macs, ms));
 }
 
+/* "key": {min, avg, p50, p90, p99, max, stddev} */
+static void json_latency(json_writer *w, const char *key, const latency_stats *l) {
+  json_key(w, key);
+  json_begin_object(w);
+  const char *keys[] = {"min", "avg", "p50", "p90", "p99", "max", "stddev"};
+  const double vals[] = {l->min, l->avg, l->p50, l->p90, l->p99, l->max, l->stddev};
+  for (int i = 0; i < 7; i++) {
+    json_key(w, keys[i]);
+    json_double(w, vals[i]);
+  }
+  json_end_object(w);
+}
+
 static void human_bytes(size_t v, char *buf, size_t n) {
   if (v >= (size_t)1 << 30)
     snprintf(buf, n, "%.2f GiB", (double)v / (1 << 30));
@@ -221,16 +234,8 @@ void bench_report_json(const bench_result *r, const bench_setting *o, FILE *out)
   json_int(&w, (int64_t)r->n_lat);
   json_key(&w, "timed_s");
   json_double(&w, r->timed_s);
-  json_key(&w, "latency_ms");
-  json_begin_object(&w);
-  const char *keys[] = {"min", "avg", "p50", "p90", "p99", "max", "stddev"};
-  const double vals[] = {r->lat.min, r->lat.avg, r->lat.p50,   r->lat.p90,
-                         r->lat.p99, r->lat.max, r->lat.stddev};
-  for (int i = 0; i < 7; i++) {
-    json_key(&w, keys[i]);
-    json_double(&w, vals[i]);
-  }
-  json_end_object(&w);
+  json_latency(&w, "latency_ms", &r->lat);
+  json_latency(&w, "cpu_latency_ms", &r->cpu_lat);
   json_key(&w, "qps");
   json_double(&w, r->qps);
   json_key(&w, "cpu_ms_per_run");

@@ -37,6 +37,9 @@ typedef struct bench_result {
   double faults_per_run;
   size_t n_lat;
   latency_stats lat;
+  /* the timed runs' process CPU times (all threads), ms: at one thread, their spread is the
+   * work's own (faults, cache and TLB misses), not the time another process held the CPU */
+  latency_stats cpu_lat;
   double qps;
   size_t peak_rss, arena;
   tfcc_memory_info mem;

@@ -39,6 +39,7 @@ void bench_state_free(bench_state *b) {
     for (int i = 0; i < b->n_out; i++) free(b->outputs[i]);
   free(b->outputs);
   free(b->lat);
+  free(b->lat_cpu);
   free(b->scratch);
   bench_result_free(&b->r);
   trace_free(&b->trace);
@@ -195,7 +196,8 @@ int bench_measure(bench_state *b, const bench_plan *p, char *err, size_t en) {
   double est = first > 0 ? duration * 1000.0 / first : 0;
   size_t cap = (size_t)runs + (est > 1e6 ? 1000000u : (size_t)est) + 16;
   b->lat = (double *)malloc(cap * sizeof *b->lat);
-  if (!b->lat) return fail(err, en, "out of memory");
+  b->lat_cpu = (double *)malloc(cap * sizeof *b->lat_cpu);
+  if (!b->lat || !b->lat_cpu) return fail(err, en, "out of memory");
   b->lat_cap = cap;
   if (b->tracing && trace_reserve(&b->trace, cap + (size_t)profile_runs, ops_per_run) != 0)
     return fail(err, en, "out of memory for the trace");
@@ -204,8 +206,9 @@ int bench_measure(bench_state *b, const bench_plan *p, char *err, size_t en) {
      previous run's end to its own end (the loop's few instructions of bookkeeping included, a
      lat array growth excluded by a fresh reading), and the deadline check reuses it. With a
      trace, two reads bracket each run so that operator events line up with their run. The CPU
-     time per run is the whole loop's either way. */
-  double cpu0 = process_cpu_ms();
+     time per run is the whole loop's either way; each run's own (lat_cpu) is the process CPU
+     clock read after it, against the reading after the run before. */
+  double cpu0 = process_cpu_ms(), cpu_prev = cpu0;
   const long faults0 = stats_page_faults();
   uint64_t start = trace_now_ns(), deadline = start + (uint64_t)(duration * 1e9), now = start;
   size_t n = 0;
@@ -215,9 +218,13 @@ int bench_measure(bench_state *b, const bench_plan *p, char *err, size_t en) {
       double *q = (double *)realloc(b->lat, 2 * b->lat_cap * sizeof *q);
       if (!q) return fail(err, en, "out of memory");
       b->lat = q;
+      if (!(q = (double *)realloc(b->lat_cpu, 2 * b->lat_cap * sizeof *q)))
+        return fail(err, en, "out of memory");
+      b->lat_cpu = q;
       b->lat_cap *= 2;
       if (b->tracing) trace_reserve(&b->trace, b->lat_cap - n + (size_t)profile_runs, ops_per_run);
       now = trace_now_ns();
+      cpu_prev = process_cpu_ms();
     }
     double ms;
     if (b->tracing) {
@@ -230,6 +237,9 @@ int bench_measure(bench_state *b, const bench_plan *p, char *err, size_t en) {
       ms = ms_between(now, end);
       now = end;
     }
+    const double cpu = process_cpu_ms();
+    b->lat_cpu[n] = cpu - cpu_prev;
+    cpu_prev = cpu;
     b->lat[n++] = ms;
   }
   b->r.timed_s = (double)(trace_now_ns() - start) / 1e9;
@@ -243,6 +253,7 @@ int bench_measure(bench_state *b, const bench_plan *p, char *err, size_t en) {
   if (!b->scratch) return fail(err, en, "out of memory");
   b->r.n_lat = n;
   stats_compute(b->lat, n, b->scratch, &b->r.lat);
+  stats_compute(b->lat_cpu, n, b->scratch, &b->r.cpu_lat);
   b->r.qps = b->r.timed_s > 0 ? (double)n / b->r.timed_s : 0.0;
 
   if (profile_runs > 0) {

@@ -49,6 +49,7 @@ typedef struct bench_state {
   int n_out;
   void **dev_in, **dev_out; /* device_io: the device copies of inputs and outputs, else NULL */
   double *lat, *scratch;
+  double *lat_cpu; /* each timed run's process CPU time, ms (beside lat, the same capacity) */
   size_t lat_cap;
   trace_rec trace;
   int tracing;
