@@ -20,6 +20,10 @@ A model whose earlier run failed or whose files are missing is listed as skipped
 Usage (Debian's Python, which has NumPy):
   /usr/bin/python3 scripts/sweep_recheck.py --tfcc build/tools/tfcc \
       --pair MODELS_DIR:WORK_DIR [--pair ...] [--timeout 120] [--json OUT.json] [--only NAME ...]
+  /usr/bin/python3 scripts/sweep_recheck.py --tfcc build/tools/tfcc --net /work/net
+--net DIR is the whole regression net in one: every DIR/BATCH/work* folder, its models taken from
+every DIR/BATCH/raw* folder beside it (a batch's names are unique, so raw/, raw_new/, raw_late/
+share one work/; a raw* folder whose files were never swept, such as raw_movidnn/, adds no rows).
 MODELS_DIR is searched recursively for NAME.tflite; where two files have that name (two
 repositories' mnist_float), the one in the folder of WORK_DIR's part is taken (work_m3: m3,
 work_a: raw_a, work_m1: raw1). --custom-ops LIB.so as in sweep_models.py. Exit status 1 when any model is MISMATCH or
@@ -159,22 +163,62 @@ def recheck(name, model, work, args):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def net_pairs(net):
+    """--net DIR: (the raw* folders, work folder) of every batch folder under DIR."""
+    pairs = []
+    for batch in sorted(glob.glob(os.path.join(net, "*", ""))):
+        models = [d for d in sorted(glob.glob(os.path.join(batch, "raw*"))) if os.path.isdir(d)]
+        for work in sorted(glob.glob(os.path.join(batch, "work*"))):
+            if os.path.isdir(work):
+                pairs.append((models, work))
+    return pairs
+
+
+def model_index(models_dirs):
+    index = {}
+    for models_dir in models_dirs:
+        pattern = os.path.join(models_dir, "**", "*.tflite")
+        for f in sorted(glob.glob(pattern, recursive=True)):
+            index.setdefault(os.path.splitext(os.path.basename(f))[0], []).append(f)
+    return index
+
+
+def count(rows):
+    counts = {}
+    for r in rows:
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    return counts
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tfcc", default="build/tools/tfcc")
-    ap.add_argument("--pair", action="append", required=True, help="MODELS_DIR:WORK_DIR")
+    ap.add_argument("--pair", action="append", default=[], help="MODELS_DIR:WORK_DIR")
+    ap.add_argument("--net", action="append", default=[],
+                    help="DIR: every DIR/BATCH/work* with the raw* folders beside it")
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--json")
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--custom-ops", action="append")
     args = ap.parse_args()
-    rows = []
+    pairs = []
     for pair in args.pair:
         models_dir, work_dir = pair.split(":", 1)
-        index = {}
-        for f in sorted(glob.glob(os.path.join(models_dir, "**", "*.tflite"), recursive=True)):
-            index.setdefault(os.path.splitext(os.path.basename(f))[0], []).append(f)
+        pairs.append(([models_dir], work_dir))
+    for net in args.net:
+        found = net_pairs(net)
+        if not found:
+            print("sweep_recheck.py: --net %s: no BATCH/work* folder under it" % net,
+                  file=sys.stderr)
+            return 2
+        pairs += found
+    if not pairs:
+        ap.error("give --pair MODELS_DIR:WORK_DIR or --net DIR")
+    rows = []
+    for models_dirs, work_dir in pairs:
+        index = model_index(models_dirs)
         suffix = folder_key(os.path.basename(os.path.normpath(work_dir)))
+        pair_rows = []
         for name in sorted(os.listdir(work_dir)):
             work = os.path.join(work_dir, name)
             if not os.path.isdir(work) or (args.only and name not in args.only):
@@ -187,11 +231,13 @@ def main():
             else:
                 row = recheck(name, model, work, args)
             row["work"] = work
-            rows.append(row)
+            pair_rows.append(row)
             print("%-8s %s %s" % (row["verdict"], name, row["text"][:160]), flush=True)
-    counts = {}
-    for r in rows:
-        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+        if len(pairs) > 1:
+            totals = sorted(count(pair_rows).items())
+            print("%s: " % work_dir + ", ".join("%s %d" % kv for kv in totals))
+        rows += pair_rows
+    counts = count(rows)
     print("totals: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
     if args.json:
         with open(args.json, "w") as fh:

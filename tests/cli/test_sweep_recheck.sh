@@ -5,7 +5,9 @@
 # bit), closer, farther (still within tolerance), inexact (bit-identical with TFLite before, not
 # now, within tolerance), MISMATCH (out of tolerance where the earlier
 # output was within), REFUSED (tfcc no longer runs it), skipped (no earlier output), and the
-# file of the right folder taken where two folders hold a model of the same name.
+# file of the right folder taken where two folders hold a model of the same name; --net DIR over a
+# net of batch folders (each batch's raw* folders sharing its work/, a batch's own file taken where
+# two batches hold a model of the same name, a raw* folder never swept adding no rows).
 # Needs Debian's Python with NumPy (TFCC_SWEEP_PYTHON names another; skips, 77, without it).
 source "$(dirname "$0")/lib.bash"
 SRC=${TFCC_SOURCE_DIR:-$(cd "$HERE/../.." && pwd)}
@@ -78,4 +80,35 @@ expect_in "$TMP/out" "ref: 0.0001 -> 0" "the distances of b_closer"
 expect_rc 0 "sweep_recheck.py, the passing models only" -- "$PY" "$SRC/scripts/sweep_recheck.py" \
   --tfcc "$TFCC" --pair "$S:$S/work_m1" --only a_same b_closer c_farther f_skipped
 "$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if len(r) == 8 and {x["verdict"] for x in r} == {"same","closer","farther","inexact","MISMATCH","REFUSED","skipped"} else 1)' "$TMP/r.json" && ok || bad "the JSON rows"
+# --net: batch01 has raw/ and raw_new/ sharing work/ (RELU in both) and raw_apart/ never swept;
+# batch02's raw/ holds x * 2 under batch01's name a; a folder without work/ adds nothing
+N=$S/net
+mkdir -p "$N/batch01/raw" "$N/batch01/raw_new" "$N/batch01/raw_apart" "$N/batch02/raw" "$N/notes"
+cp "$S/m1/a_same.tflite" "$N/batch01/raw/a.tflite"
+cp "$S/m1/a_same.tflite" "$N/batch01/raw_new/b.tflite"
+cp "$S/m1/a_same.tflite" "$N/batch01/raw_apart/c.tflite"
+cp "$S/m2/g_twin.tflite" "$N/batch02/raw/a.tflite"
+"$PY" - "$N" <<'PY' || { bad "the net's work folders were not written"; finish; }
+import os, sys
+import numpy as np
+root = sys.argv[1]
+x = np.array([[-1.5, -0.25, 0.0, 0.5, 1.0, 2.0, -3.0, 0.125]], np.float32)
+for batch, name, y in (("batch01", "a", np.maximum(x, 0)), ("batch01", "b", np.maximum(x, 0)),
+                       ("batch02", "a", 2 * x)):
+    d = os.path.join(root, batch, "work", name)
+    os.makedirs(d + "/ref")
+    os.makedirs(d + "/tfcc")
+    np.save(d + "/in0.npy", x)
+    np.save(d + "/ref/output_0.npy", y)
+    np.save(d + "/tfcc/0_y.npy", y)
+PY
+expect_rc 0 "sweep_recheck.py --net" -- "$PY" "$SRC/scripts/sweep_recheck.py" --tfcc "$TFCC" --net "$N" \
+  --json "$TMP/net.json"
+for want in "$N/batch01/work: same 2" "$N/batch02/work: same 1" "totals: same 3"; do
+  expect_in "$TMP/out" "$want" "--net verdicts"
+done
+"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if [x["model"] for x in r] == ["a", "b", "a"] else 1)' "$TMP/net.json" && ok || bad "--net's rows: batch01's a and b, batch02's a"
+expect_rc 2 "sweep_recheck.py --net over a folder with no batch" -- "$PY" "$SRC/scripts/sweep_recheck.py" \
+  --tfcc "$TFCC" --net "$N/notes"
+expect_in "$TMP/err" "no BATCH/work* folder under it" "--net's message"
 finish
