@@ -90,9 +90,10 @@ def fc_case(name, wshape, sparse, batch=3, quant=False, f16=False):
     return case
 
 
-def _add_case(name, shape, sparse):
-    """ADD(x, DENSIFY(W)): the densified layout element by element."""
-    vals = _sparse_values(name, shape, sparse["block_map"], sparse["block_size"], keep=0.5)
+def _add_case(name, shape, sparse, keep=0.5):
+    """ADD(x, DENSIFY(W)): the densified layout element by element (keep 0: W all zeros, no
+    stored values, an empty buffer)."""
+    vals = _sparse_values(name, shape, sparse["block_map"], sparse["block_size"], keep=keep)
     tensors = {"x": T(F32, shape, lo=-2.0, hi=2.0), "w": T(F32, shape, const=vals, sparse=sparse),
                "wd": T(F32, shape), "y": T(F32, shape)}
     return Case(name, tensors, [("DENSIFY", ["w"], ["wd"], {}), ("ADD", ["x", "wd"], ["y"], {})],
@@ -133,3 +134,4 @@ def cases(add):
                                                                order=[1, 0])))
     add(_add_case("densify_f32_sparse_sparse_add", [5, 7], _block([CSR, CSR], [], [], IDX_U16)))
     add(_conv_case("densify_f32_b1x4_conv_2d"))
+    add(_add_case("densify_f32_all_zero_add", [4, 8], B1x4, keep=0.0))

@@ -79,7 +79,7 @@ def encode(shape, values, formats, traversal_order=None, block_map=(), block_siz
         st, it = index_types[l]
         if max(seg) > IDX_MAX[st] or (idx and max(idx) > IDX_MAX[it]):
             raise ValueError("level %d: segments / indices do not fit their index types" % l)
-        meta.append({"format": CSR, "dense_size": 0, "segments": (st, seg), "indices": (it, idx)})
+        meta.append({"format": CSR, "dense_size": n, "segments": (st, seg), "indices": (it, idx)})
         parents = children
     stored = []
     for p in parents:

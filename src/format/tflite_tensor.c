@@ -463,9 +463,11 @@ static tfcc_status attach_data(tfl_ctx *c, int32_t ti, tfcc_ir_tensor *x, uint64
   if (!b->data) {
     /* ops: a tensor of no elements whose buffer has an empty data vector is a constant of no
      * bytes (converters write RESHAPE's new shape [] so); TFLite's verifier counts it as
-     * constant too. Anything else without bytes is not constant. */
-    if (b->empty && x->buffer > 0 && !x->is_variable && !x->sparsity &&
-        tfcc_shape_elements(x->rank, x->dims) == 0) {
+     * constant too; so is a sparse tensor whose sparsity stores no values (all zeros: both
+     * TFLite engines densify it to zeros, review59). Anything else without bytes is not
+     * constant. */
+    if (b->empty && x->buffer > 0 && !x->is_variable &&
+        (x->sparsity ? sparse_values == 0 : tfcc_shape_elements(x->rank, x->dims) == 0)) {
       x->data = c->file;
       x->data_bytes = 0;
     }
