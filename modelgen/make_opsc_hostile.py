@@ -130,6 +130,21 @@ def sparse_graph_output():
     return S.serialize(m)
 
 
+def densify_huge():
+    """review59: 7 stored values of a [83886085, 7] float32 sparse tensor (row 0 of a CSR level
+    over the rows): its dense form is 2.3 GB (the fuzzer's 1 KiB find)."""
+    m = S.Model(description="hostile densify")
+    rows = 83886085
+    sp = {"traversal_order": [0, 1], "block_map": [],
+          "dim_metadata": [{"format": 1, "dense_size": rows, "segments": (1, [0, 1]),
+                            "indices": (1, [0])}, {"format": 0, "dense_size": 7}]}
+    w = m.add_tensor("w", F32, [rows, 7], data=S.pack(F32, [0.5] * 7), sparsity=sp)
+    y = m.add_tensor("y", F32, [rows, 7])
+    m.add_op("DENSIFY", [w], [y])
+    m.inputs, m.outputs = [], [y]
+    return S.serialize(m)
+
+
 def shape_only(op, ins, outs, opts=None):
     """one() for inputs too large to fill: no runtime values are drawn (only the model is
     written)."""
@@ -585,6 +600,8 @@ MODELS = [
      "operator 0 (ADD): input 1 is sparse tensor 1 (in1); only DENSIFY reads"),
     ("sparse_graph_output", lambda: sparse_graph_output(),
      "output 1 is sparse tensor 2 (w); only DENSIFY reads sparse tensors"),
+    ("densify_huge_dense_form", lambda: densify_huge(),
+     "tensor 0 (w): the dense form of a sparse tensor (587202595 elements)"),
 ]
 
 
