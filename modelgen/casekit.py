@@ -6,6 +6,7 @@ import math
 import os
 import struct
 
+import sparse_tensor
 import tflite_schema as S
 
 # ---------------------------------------------------------------- PRNG
@@ -116,11 +117,14 @@ class T:
     """A tensor of a case.
     dtype: tflite type; shape; q: None, (scale, zp) or dict(scale=[..], zero_point=[..],
     quantized_dimension=d); const: flat list of values (constant tensor) or None;
-    values: fixed runtime input values; lo/hi: range for random runtime values."""
+    values: fixed runtime input values; lo/hi: range for random runtime values;
+    sparse: with const, a dict of modelgen/sparse_tensor.py encode()'s keyword arguments (formats,
+    traversal_order, block_map, block_size, index_types): the constant is written sparse."""
 
     def __init__(self, dtype, shape, q=None, const=None, values=None, lo=None, hi=None,
-                 name=None, variable=False):
+                 name=None, variable=False, sparse=None):
         self.variable = variable  # a variable (state) tensor: is_variable, zero-initialised
+        self.sparse = sparse
         self.dtype, self.shape, self.q = dtype, list(shape), q
         self.const, self.values, self.lo, self.hi, self.name = const, values, lo, hi, name
 
@@ -193,9 +197,12 @@ class Case:
         rng = Rng(seed_of(self.name))
         index = {}
         for key, t in self.tensors.items():
-            data = S.pack(t.dtype, t.const) if t.const is not None else None
+            const, sparsity = t.const, None
+            if const is not None and getattr(t, "sparse", None):
+                const, sparsity = sparse_tensor.encode(t.shape, const, **t.sparse)
+            data = S.pack(t.dtype, const) if const is not None else None
             index[key] = m.add_tensor(t.name or key, t.dtype, t.shape, data=data, quant=t.quant(),
-                                      is_variable=t.variable)
+                                      is_variable=t.variable, sparsity=sparsity)
         for spec in self.ops:  # (op, ins, outs, opts[, intermediates])
             op, ins, outs, opts = spec[:4]
             inter = [index[k] for k in spec[4]] if len(spec) > 4 else None

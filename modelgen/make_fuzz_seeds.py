@@ -9,7 +9,9 @@ gives the filter back too), the fused int16x8 depthwise (kernels/q16-dwconv), a 
 depthwise of depth multiplier 2 (the int32 widened filter, weights-cache block 22), int8 /
 int16 / 16x8 BATCH_MATMUL with a constant rhs (kernels/q16-bmm), a hybrid BATCH_MATMUL with a
 batched int8 rhs whose lhs batches gather (fuzz57), FULLY_CONNECTED in float32 / int8 / 16x8 /
-hybrid, and a float32 TRANSPOSE_CONV. Each file is under 64 KiB (fuzz_model_run's -max_len).
+hybrid, a float32 TRANSPOSE_CONV, and (review59) a DENSIFY of 1x4 block-sparse weights whose
+dense form fills pages (weights-cache block 23) feeding a FULLY_CONNECTED. Each file is under
+64 KiB (fuzz_model_run's -max_len).
 
 usage: python3 modelgen/make_fuzz_seeds.py --out DIR"""
 import math
@@ -20,6 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tflite_schema as S  # noqa: E402
 from casekit import Rng, T, f32, seed_of, single, write_models_main  # noqa: E402
 from op_cases import act, bias, out_for, qscale, weights  # noqa: E402
+import sparse_cases  # noqa: E402
 
 F32 = S.FLOAT32
 
@@ -104,6 +107,7 @@ def cases():
         batch_matmul("fz_bmm_i16_i8w", "i16", "i8", [2, 3, 128], [2, 128, 64]),
         batch_matmul("fz_bmm_hybrid_batched", "f32", "i8", [5, 2, 3, 128], [2, 128, 64], hybrid=True),
         transpose_conv("fz_tconv_f32", [1, 3, 3, 32], 16, 3),
+        sparse_cases.fc_case("fz_densify_f32_b1x4_fc", [64, 96], {**sparse_cases.B1x4, "index_types": sparse_cases.IDX_U16}),
     ]
 
 

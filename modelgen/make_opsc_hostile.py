@@ -13,6 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import flexbuf  # noqa: E402
 import tflite_schema as S  # noqa: E402
 import seq_cases  # noqa: E402
+import sparse_tensor  # noqa: E402
 from casekit import OMIT, T, single  # noqa: E402
 
 F32, I32 = S.FLOAT32, S.INT32
@@ -108,6 +109,40 @@ def scatter(body_op, ushape, indices=None):
 
 def one(op, ins, outs, opts=None):
     return single("hostile", op, ins, outs, opts).build()[0]
+
+
+def sparse_w(shape):
+    """review59: a float32 constant, 1x4 block sparse along its last dimension (DENSE, CSR, DENSE)."""
+    vals = [0.0 if (i // 4) % 3 else 0.5 for i in range(shape[0] * shape[1])]
+    return T(F32, shape, const=vals, sparse={"formats": [0, 1, 0], "block_map": [1], "block_size": [4]})
+
+
+def sparse_graph_output():
+    """review59: a sparse constant listed among the graph's outputs."""
+    m = S.Model(description="hostile sparse output")
+    vals, sp = sparse_tensor.encode([4, 8], [0.0 if (i // 4) % 3 else 0.5 for i in range(32)],
+                                    [0, 1, 0], block_map=[1], block_size=[4])
+    x = m.add_tensor("x", F32, [4, 8])
+    y = m.add_tensor("y", F32, [4, 8])
+    w = m.add_tensor("w", F32, [4, 8], data=S.pack(F32, vals), sparsity=sp)
+    m.add_op("RELU", [x], [y])
+    m.inputs, m.outputs = [x], [y, w]
+    return S.serialize(m)
+
+
+def densify_huge():
+    """review59: 7 stored values of a [83886085, 7] float32 sparse tensor (row 0 of a CSR level
+    over the rows): its dense form is 2.3 GB (the fuzzer's 1 KiB find)."""
+    m = S.Model(description="hostile densify")
+    rows = 83886085
+    sp = {"traversal_order": [0, 1], "block_map": [],
+          "dim_metadata": [{"format": 1, "dense_size": rows, "segments": (1, [0, 1]),
+                            "indices": (1, [0])}, {"format": 0, "dense_size": 7}]}
+    w = m.add_tensor("w", F32, [rows, 7], data=S.pack(F32, [0.5] * 7), sparsity=sp)
+    y = m.add_tensor("y", F32, [rows, 7])
+    m.add_op("DENSIFY", [w], [y])
+    m.inputs, m.outputs = [], [y]
+    return S.serialize(m)
 
 
 def shape_only(op, ins, outs, opts=None):
@@ -557,6 +592,16 @@ MODELS = [
     ("broadcast_to_empty_2p93", lambda: one("BROADCAST_TO", [T(F32, [1]), T(I32, [4], const=EMPTY_2P93)],
                                             [T(F32, [0])]),
      "shape [0,2147483647,2147483647,2147483647] is too large"),
+    # review59: a sparse tensor holds its stored values only; DENSIFY alone reads it
+    ("fc_sparse_weights", lambda: one("FULLY_CONNECTED", [T(F32, [2, 8]), sparse_w([4, 8]), OMIT],
+                                      [T(F32, [2, 4])]),
+     "operator 0 (FULLY_CONNECTED): input 1 is sparse tensor 1 (in1); only DENSIFY reads"),
+    ("add_sparse_operand", lambda: one("ADD", [T(F32, [4, 8]), sparse_w([4, 8])], [T(F32, [4, 8])]),
+     "operator 0 (ADD): input 1 is sparse tensor 1 (in1); only DENSIFY reads"),
+    ("sparse_graph_output", lambda: sparse_graph_output(),
+     "output 1 is sparse tensor 2 (w); only DENSIFY reads sparse tensors"),
+    ("densify_huge_dense_form", lambda: densify_huge(),
+     "tensor 0 (w): the dense form of a sparse tensor (587202595 elements)"),
 ]
 
 

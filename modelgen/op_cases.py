@@ -10,6 +10,7 @@ import math
 import struct
 
 import opsc_cases
+import sparse_cases
 import seq_cases
 import tflite_schema as S
 from casekit import (OMIT, QRANGE, Case, Rng, T, broadcast, choose_qparams, conv_out, f32, single,
@@ -2927,6 +2928,7 @@ def cases():
             gen()
         seq_cases.cases(add)  # sequence models, 3-D convolutions (opsb)
         opsc_cases.cases(add)  # StableHLO elementwise, LSH_PROJECTION, EMBEDDING_LOOKUP_SPARSE
+        sparse_cases.cases(add)  # sparse constants: DENSIFY, sparse FULLY_CONNECTED weights
         names = [c.name for c in _CASES]
         dup = {n for n in names if names.count(n) > 1}
         if dup:

@@ -308,13 +308,16 @@ OP_OPTIONS = {
 class Tensor:
     """One tensor of the subgraph. data: bytes for constants (None otherwise).
     quant: None or dict(scale=[...], zero_point=[...], quantized_dimension=int), or
-    dict(blockwise=dict(scales=tensor index, zero_points=-1, block_size=int))."""
+    dict(blockwise=dict(scales=tensor index, zero_points=-1, block_size=int)).
+    sparsity: None or the dict modelgen/sparse_tensor.py's encode() returns (data then holds the
+    stored values only)."""
 
     def __init__(self, name, dtype, shape, data=None, quant=None, is_variable=False,
-                 shape_signature=None):
+                 shape_signature=None, sparsity=None):
         self.name, self.dtype, self.shape = name, dtype, list(shape)
         self.data, self.quant, self.is_variable = data, quant, is_variable
         self.shape_signature = shape_signature
+        self.sparsity = sparsity
 
 
 # TFLite's builtin resolver registers a few operators from a version above 1 only.
@@ -436,6 +439,45 @@ def _quant_table(b, q):
     return b.end_table()
 
 
+_INDEX_FMT = {1: "i", 2: "H", 3: "B"}  # SparseIndexVector: Int32Vector, Uint16Vector, Uint8Vector
+
+
+def _sparsity_table(b, sp):
+    """SparsityParameters: traversal_order 0, block_map 1, dim_metadata 2 (DimensionMetadata:
+    format 0, dense_size 1, array_segments_type 2 / array_segments 3, array_indices_type 4 /
+    array_indices 5; each index vector a table whose field 0 is its values)."""
+    def index_vector(iv):
+        if iv is None:
+            return None
+        typ, values = iv
+        v = b.create_scalar_vector(_INDEX_FMT[typ], values)
+        b.start_table()
+        b.add_offset(0, v)
+        return typ, b.end_table()
+
+    dims = []
+    for dm in sp["dim_metadata"]:
+        seg, idx = index_vector(dm.get("segments")), index_vector(dm.get("indices"))
+        b.start_table()
+        b.add_scalar(1, "i", int(dm.get("dense_size", 0)), default=0)
+        for fid, iv in ((3, seg), (5, idx)):
+            if iv is not None:
+                b.add_offset(fid, iv[1])
+        b.add_scalar(0, "b", int(dm["format"]), default=0)
+        for fid, iv in ((2, seg), (4, idx)):
+            if iv is not None:
+                b.add_scalar(fid, "B", iv[0])
+        dims.append(b.end_table())
+    dims_vec = b.create_offset_vector(dims)
+    order = b.create_scalar_vector("i", sp["traversal_order"])
+    block_map = b.create_scalar_vector("i", sp["block_map"]) if sp.get("block_map") else None
+    b.start_table()
+    b.add_offset(0, order)
+    b.add_offset(1, block_map)
+    b.add_offset(2, dims_vec)
+    return b.end_table()
+
+
 def serialize(model):
     """Returns the .tflite bytes of a Model: its subgraphs (subgraph 0 = model itself) and its
     signatures (default: one 'serving_default' over subgraph 0)."""
@@ -489,11 +531,13 @@ def serialize(model):
             shape = b.create_scalar_vector("i", t.shape)
             sig = b.create_scalar_vector("i", t.shape_signature) if t.shape_signature else None
             q = _quant_table(b, t.quant) if t.quant else None
+            sp = _sparsity_table(b, t.sparsity) if getattr(t, "sparsity", None) else None
             b.start_table()
             b.add_offset(0, shape)
             b.add_scalar(2, "I", tensor_buffer[gi][i])
             b.add_offset(3, name)
             b.add_offset(4, q)
+            b.add_offset(6, sp)
             b.add_offset(7, sig)
             b.add_scalar(1, "b", t.dtype)
             b.add_scalar(5, "B", 1 if t.is_variable else 0, default=0)

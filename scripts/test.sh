@@ -224,8 +224,9 @@ else
   fuzz fuzz_model_run 300000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
     -malloc_limit_mb=1000000
   # and loaded from a file whose given back pages trap, resized and run again (fuzz58: the
-  # class of stop 57's grouped CONV_2D after the release, the modes in fuzz_model_run.c)
-  FUZZ_TAG=fuzz_model_run-file FUZZ_ENV="TFCC_FUZZ_LOAD=file TFCC_FUZZ_RESIZE=1 TFCC_DEBUG_RELEASE_TRAP=1" \
+  # class of stop 57's grouped CONV_2D after the release, the modes in fuzz_model_run.c), and
+  # from the buffer: same load status, same output 0 at the file's shapes (review59)
+  FUZZ_TAG=fuzz_model_run-file FUZZ_ENV="TFCC_FUZZ_LOAD=both TFCC_FUZZ_RESIZE=1 TFCC_DEBUG_RELEASE_TRAP=1" \
     fuzz fuzz_model_run 30000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
     -malloc_limit_mb=1000000
 fi

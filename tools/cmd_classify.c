@@ -168,14 +168,7 @@ static int classify(classify_state *c, const classify_opts *o) {
   if (!c->resized || !c->input || in.bytes != count * tfcc_dtype_size(in.dtype))
     return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
   resize_bilinear_u8(c->img.pixels, c->img.height, c->img.width, ch, c->resized, h, w);
-  for (size_t i = 0; i < count; i++) {
-    if (in.dtype == TFCC_UINT8)
-      ((uint8_t *)c->input)[i] = c->resized[i];
-    else if (in.dtype == TFCC_INT8)
-      ((int8_t *)c->input)[i] = (int8_t)((int)c->resized[i] - 128);
-    else
-      ((float *)c->input)[i] = (float)(((double)c->resized[i] - o->mean) / o->std);
-  }
+  pixels_to_input(c->resized, count, in.dtype, o->mean, o->std, c->input);
 
   if (o->save_input &&
       npy_write_file(o->save_input, in.dtype, in.rank, in.dims, c->input, err, sizeof err) != 0)

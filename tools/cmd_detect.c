@@ -170,14 +170,7 @@ static int prepare_input(detect_state *c, const detect_opts *o) {
     resize_bilinear_u8(gray.pixels, gray.height, gray.width, 1, c->resized, h, w);
     free(gray.pixels);
   }
-  for (size_t i = 0; i < count; i++) {
-    if (in.dtype == TFCC_UINT8)
-      ((uint8_t *)c->input)[i] = c->resized[i];
-    else if (in.dtype == TFCC_INT8)
-      ((int8_t *)c->input)[i] = (int8_t)((int)c->resized[i] - 128);
-    else
-      ((float *)c->input)[i] = (float)(((double)c->resized[i] - o->mean) / o->std);
-  }
+  pixels_to_input(c->resized, count, in.dtype, o->mean, o->std, c->input);
   return CLI_EXIT_OK;
 }
 

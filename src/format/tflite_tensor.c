@@ -397,7 +397,16 @@ static tfcc_status read_sparsity(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti,
   }
   if (st != TFCC_OK) goto done;
   x->sparsity = sp;
-  return count_sparse_values(c, ti, x, sp, values);
+  if ((st = count_sparse_values(c, ti, x, sp, values)) != TFCC_OK) return st;
+  /* review59: DENSIFY expands it at load, so its dense form is charged to the load budget: a
+   * 1 KiB file declaring a [83886085, 7] float32 tensor of 7 values took 2.3 GB and seconds */
+  const int64_t n = tfcc_shape_elements(x->rank, x->dims);
+  const uint64_t es = tfcc_dtype_size(x->dtype) ? tfcc_dtype_size(x->dtype) : 1;
+  char what[160];
+  snprintf(what, sizeof what, "tensor %d (%s): the dense form of a sparse tensor (%lld elements)",
+           (int)ti, x->name, (long long)n);
+  return tfl_charge(c, n < 0 || (uint64_t)n > SIZE_MAX / es ? SIZE_MAX : (size_t)((uint64_t)n * es),
+                    what);
 done:
   if (st != TFCC_OK) return tfcc_err_prefix(c->err, "tensor %d (%s): sparsity", (int)ti, x->name);
   return st;
@@ -463,9 +472,11 @@ static tfcc_status attach_data(tfl_ctx *c, int32_t ti, tfcc_ir_tensor *x, uint64
   if (!b->data) {
     /* ops: a tensor of no elements whose buffer has an empty data vector is a constant of no
      * bytes (converters write RESHAPE's new shape [] so); TFLite's verifier counts it as
-     * constant too. Anything else without bytes is not constant. */
-    if (b->empty && x->buffer > 0 && !x->is_variable && !x->sparsity &&
-        tfcc_shape_elements(x->rank, x->dims) == 0) {
+     * constant too; so is a sparse tensor whose sparsity stores no values (all zeros: both
+     * TFLite engines densify it to zeros, review59). Anything else without bytes is not
+     * constant. */
+    if (b->empty && x->buffer > 0 && !x->is_variable &&
+        (x->sparsity ? sparse_values == 0 : tfcc_shape_elements(x->rank, x->dims) == 0)) {
       x->data = c->file;
       x->data_bytes = 0;
     }

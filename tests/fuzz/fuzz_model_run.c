@@ -189,6 +189,11 @@ static void run_once(tfcc_session *s, const uint8_t *data, size_t size, uint8_t 
  *   TFCC_FUZZ_LOAD=file  the bytes written to a memfd and loaded with tfcc_model_load_file, whose
  *                        private copy gives the pages of packed constants back (with
  *                        TFCC_DEBUG_RELEASE_TRAP=1 they are made inaccessible: a read faults)
+ *   TFCC_FUZZ_LOAD=both  (review59: fuzz58's file-vs-buffer probe) the bytes loaded from the
+ *                        caller's buffer and, as `file`, from a memfd: both loads succeed or
+ *                        both fail, and where both runs at the file's shapes succeed, output 0
+ *                        is the same bytes (with TFCC_FUZZ_RESIZE the resized runs are made,
+ *                        not compared: a file load refuses resizes a buffer load runs, stop 57)
  *   TFCC_FUZZ_RESIZE=1   after the run at the file's shapes, every input resized (the shape
  *                        picked by the input's last bytes: last dimension x2 / x4, batch + 1, or
  *                        the inner dimensions + 1) and run again: a refusal must name its cause
@@ -198,7 +203,7 @@ static void run_once(tfcc_session *s, const uint8_t *data, size_t size, uint8_t 
  *                        those bytes: both run on the same inputs to the same output bytes
  * e.g. TFCC_FUZZ_LOAD=file TFCC_FUZZ_RESIZE=1 TFCC_DEBUG_RELEASE_TRAP=1 fuzz_model_run ... */
 static struct {
-  bool file, resize, wcache;
+  bool file, both, resize, wcache;
   tfcc_precision precision;
   tfcc_quant_compat compat;
 } g_mode;
@@ -209,8 +214,8 @@ static bool env_is(const char *name, const char *value) {
 }
 
 static tfcc_status load(const uint8_t *data, size_t size, const tfcc_model_options *mo,
-                        tfcc_model **m) {
-  if (!g_mode.file) return tfcc_model_load_buffer(g_rt, data, size, mo, m);
+                        tfcc_model **m, bool file) {
+  if (!file) return tfcc_model_load_buffer(g_rt, data, size, mo, m);
   static int fd = -1;
   if (fd < 0 && (fd = memfd_create("fuzz_model_run", 0)) < 0) abort();
   if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size) abort();
@@ -288,6 +293,39 @@ static void session_runs(tfcc_model *m, const uint8_t *data, size_t size, uint8_
   tfcc_session_destroy(s);
 }
 
+/* Random operators whose seeds are both 0 draw a nondeterministic seed (as TFLite): two loads
+ * of such a model compute different outputs. */
+static bool draws_random(const tfcc_model *m) {
+  for (int i = 0; i < tfcc_model_op_count(m); i++) {
+    tfcc_op_info oi;
+    if (tfcc_model_op_info(m, i, &oi) == TFCC_OK && oi.name &&
+        (strncmp(oi.name, "RANDOM_", 7) == 0 || strcmp(oi.name, "MULTINOMIAL") == 0))
+      return true;
+  }
+  return false;
+}
+
+/* TFCC_FUZZ_LOAD=both: the same bytes from the caller's buffer and from a file must give the
+ * same load status and, where both runs succeed, output 0's bytes. */
+static void compare_loads(const uint8_t *data, size_t size, const tfcc_model_options *mo) {
+  tfcc_model *mb = NULL, *mf = NULL;
+  const tfcc_status sb = load(data, size, mo, &mb, false);
+  if (sb != TFCC_OK) fail_unnamed();
+  const tfcc_status sf = load(data, size, mo, &mf, true);
+  if (sf != TFCC_OK) fail_unnamed();
+  if ((sb == TFCC_OK) != (sf == TFCC_OK)) abort(); /* one load refused what the other took */
+  uint8_t *ob = NULL, *of = NULL;
+  size_t nb = 0, nf = 0;
+  if (mb) session_runs(mb, data, size, &ob, &nb);
+  if (mf) session_runs(mf, data, size, &of, &nf);
+  if (ob && of && !draws_random(mb) && (nb != nf || memcmp(ob, of, nb) != 0))
+    abort(); /* a file load computes what a buffer load does */
+  free(ob);
+  free(of);
+  tfcc_model_release(mf);
+  tfcc_model_release(mb);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -299,6 +337,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ro.log_fn = quiet;
     if (tfcc_runtime_create(&ro, &g_rt) != TFCC_OK) abort();
     g_mode.file = env_is("TFCC_FUZZ_LOAD", "file");
+    g_mode.both = env_is("TFCC_FUZZ_LOAD", "both");
     g_mode.resize = env_is("TFCC_FUZZ_RESIZE", "1");
     g_mode.wcache = env_is("TFCC_FUZZ_WCACHE", "1");
     g_mode.precision =
@@ -310,6 +349,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tfcc_model_options_default(&mo);
   mo.precision = g_mode.precision;
   mo.quant_compat = g_mode.compat;
+  if (g_mode.both) {
+    compare_loads(data, size, &mo);
+    return 0;
+  }
   cache_copy cache = {NULL, 0};
   if (g_mode.wcache) {
     mo.weights_cache = "fuzz";
@@ -317,7 +360,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mo.weights_cache_sink_user = &cache;
   }
   tfcc_model *m = NULL;
-  if (load(data, size, &mo, &m) != TFCC_OK) {
+  if (load(data, size, &mo, &m, g_mode.file) != TFCC_OK) {
     fail_unnamed();
     free(cache.bytes);
     return 0;
@@ -332,7 +375,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mo.weights_cache_data = cache.bytes;
     mo.weights_cache_size = cache.size;
     m = NULL;
-    if (load(data, size, &mo, &m) != TFCC_OK) abort(); /* the same bytes loaded before */
+    if (load(data, size, &mo, &m, g_mode.file) != TFCC_OK)
+      abort(); /* the same bytes loaded before */
     session_runs(m, data, size, &warm, &warm_n);
     tfcc_model_release(m);
     if (cold && warm && (cold_n != warm_n || memcmp(cold, warm, cold_n) != 0))

@@ -32,7 +32,8 @@ if [ -n "$shared" ]; then
   done
 fi
 # opsc operators (StableHLO, LSH_PROJECTION, EMBEDDING_LOOKUP_SPARSE): one conformance model
-# each, so that the fuzzer starts from their operator codes, options and operand checks
+# each, so that the fuzzer starts from their operator codes, options and operand checks; and
+# sparse tensors (review59: DENSIFY cases, every index vector type, blocks, CSR levels)
 conf="$(dirname "$0")/../ops/conformance"
 for m in stablehlo_add_f32 stablehlo_multiply_i32 stablehlo_maximum_f32_nan stablehlo_minimum_u8 \
          stablehlo_and_bool stablehlo_shift_left_i16 lsh_projection_sparse_i32x2_weighted \
@@ -41,7 +42,9 @@ for m in stablehlo_add_f32 stablehlo_multiply_i32 stablehlo_maximum_f32_nan stab
          stablehlo_gather_windows_i32 stablehlo_gather_batch2_u8 \
          reduce_window_max_f32_dilated reduce_window_min_i8 \
          stablehlo_reduce_window_max_f32_pool stablehlo_reduce_window_add_f32_dilations \
-         stablehlo_scatter_rows_add_i32 stablehlo_scatter_window_min_i8; do
+         stablehlo_scatter_rows_add_i32 stablehlo_scatter_window_min_i8 \
+         densify_f32_dss_add densify_f32_b2x2_i32_fc densify_i8_b1x16_fc \
+         densify_f32_csr_colmajor_add densify_f32_b1x4_u16_fc; do
   [ -f "$conf/$m.tflite" ] && cp -f "$conf/$m.tflite" "$corpus/"
 done
 # and their hostile models (modelgen/make_opsc_hostile.py): each fails with a named cause

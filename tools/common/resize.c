@@ -65,3 +65,15 @@ void resize_bilinear_u8(const uint8_t *in, int32_t ih, int32_t iw, int32_t chann
     }
   }
 }
+
+void pixels_to_input(const uint8_t *px, size_t count, tfcc_dtype dtype, double mean, double std,
+                     void *dst) {
+  for (size_t i = 0; i < count; i++) {
+    if (dtype == TFCC_UINT8)
+      ((uint8_t *)dst)[i] = px[i];
+    else if (dtype == TFCC_INT8)
+      ((int8_t *)dst)[i] = (int8_t)((int)px[i] - 128);
+    else if (dtype == TFCC_FLOAT32)
+      ((float *)dst)[i] = (float)(((double)px[i] - mean) / std);
+  }
+}
