@@ -2,6 +2,7 @@
  * XNNPACK's table, ties to even). */
 #include "kernels/ref/activation.h"
 #include "ops/act_common.h"
+#include "ops/act_kernels.h"
 
 typedef struct elu_op {
   act_head head;
@@ -31,7 +32,7 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   if (p->head.in_type == TFCC_FLOAT32)
     tfcc_elu_f32((const float *)ctx->in[0]->data, (float *)ctx->out[0]->data, n);
   else
-    tfcc_lut8_apply((const uint8_t *)ctx->in[0]->data, (uint8_t *)ctx->out[0]->data, n, p->lut);
+    act_run_lut(ctx, p->lut);
   return TFCC_OK;
 }
 

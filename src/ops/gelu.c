@@ -10,6 +10,7 @@
 #include "kernels/ref/activation.h"
 #include "kernels/ref/lut.h"
 #include "ops/act_common.h"
+#include "ops/act_kernels.h"
 #include "ops/hybrid.h"
 
 typedef struct gelu_op {
@@ -80,12 +81,14 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
   else if (p->head.in_type == TFCC_INT16)
     tfcc_lut16_apply((const int16_t *)ctx->in[0]->data, (int16_t *)ctx->out[0]->data, n, p->lut16);
   else
-    tfcc_lut8_apply((const uint8_t *)ctx->in[0]->data, (uint8_t *)ctx->out[0]->data, n, p->lut);
+    act_run_lut(ctx, p->lut);
   return TFCC_OK;
 }
 
 static const char *gelu_kernel(const tfcc_op_ctx *ctx) {
   const gelu_op *p = (const gelu_op *)ctx->params;
+  if (p && (p->head.in_type == TFCC_INT8 || p->head.in_type == TFCC_UINT8))
+    return ctx->ks->q8_lut->name;
   return p && p->xnn ? p->xnn->name
                      : (p && p->eigen ? (p->approximate ? "eigen-tanh" : "eigen-erf") : "ref");
 }

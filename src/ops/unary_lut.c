@@ -10,6 +10,7 @@
 #include "kernels/ref/lut.h"
 #include "kernels/tflite-f32/xnn_exp.h"
 #include "ops/act_common.h"
+#include "ops/act_kernels.h"
 #include "ops/binary_common.h"
 
 typedef struct unary_lut {
@@ -146,7 +147,7 @@ tfcc_status tfcc_unary_lut_eval(tfcc_op_ctx *ctx, tfcc_unop op) {
                       "RSQRT: input element %zu is negative (%d below zero point %d); RSQRT is "
                       "only defined for positive values",
                       i, (int)x[i], (int)p->in_zp);
-    tfcc_lut8_apply((const uint8_t *)x, (uint8_t *)ctx->out[0]->data, n, p->lut8);
+    act_run_lut(ctx, p->lut8);
   } else {
     const int16_t *x = (const int16_t *)ctx->in[0]->data;
     if (op == TFCC_UN_RSQRT)
