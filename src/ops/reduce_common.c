@@ -358,7 +358,7 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
     /* TFLite's builtin 8-bit kernels (optimized_ops::Mean / optimized_integer_ops::Mean) */
     tfcc_mean_hw_q8_finish(s->dims, dt, acc, in_zp, in_s, out->data, out_zp, out_s);
   } else if (dt == TFCC_INT16 && !(in_zp == out_zp && in_s == out_s)) {
-    tfcc_reduce_mean_i16_mult_finish(s, acc, in_zp, in_s, out->data, out_zp, out_s);
+    tfcc_reduce_mean_q_mult_finish(s, TFCC_INT16, acc, in_zp, in_s, out->data, out_zp, out_s);
   } else if (in_zp == out_zp && in_s == out_s) {
     tfcc_reduce_mean_q_same_finish(s, dt, acc, out->data);
   } else {

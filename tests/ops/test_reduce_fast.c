@@ -134,7 +134,7 @@ static void test_case(const tfcc_rsum_kernel *k, int rank, const int32_t *dims, 
     } else {
       tfcc_reduce_mean_i16_mult(&s, (const int16_t *)(const void *)q, 0, in_s, (int16_t *)w, 0,
                                 out_s, tmp);
-      tfcc_reduce_mean_i16_mult_finish(&s, a, 0, in_s, (int16_t *)g, 0, out_s);
+      tfcc_reduce_mean_q_mult_finish(&s, TFCC_INT16, a, 0, in_s, (int16_t *)g, 0, out_s);
       SAME_BYTES(g, w, nout * qs, "%s int16: mean (multiplier) differs", desc);
     }
     /* TFLite's 4-D mean over H and W */

@@ -259,7 +259,8 @@ bool tfcc_reduce_mean_i16_mult(const tfcc_reduce_shape *s, const int16_t *in, in
                                int32_t *acc) {
   if (s->reduce_count <= 0) return false;
   if (!tfcc_reduce_sum_q_raw(s, TFCC_INT16, in, acc)) return false;
-  return tfcc_reduce_mean_i16_mult_finish(s, acc, in_zp, in_scale, out, out_zp, out_scale);
+  return tfcc_reduce_mean_q_mult_finish(s, TFCC_INT16, acc, in_zp, in_scale, out, out_zp,
+                                        out_scale);
 }
 
 /* v clamped to [lo, hi], in int64: the rescaled sum plus a zero point may pass int32 (a rescale
@@ -296,13 +297,6 @@ bool tfcc_reduce_mean_q_mult_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, c
     tfcc_q_store(dt, out, j, clamp_i64(r, lo, hi));
   }
   return true;
-}
-
-bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t *acc, int32_t in_zp,
-                                      float in_scale, int16_t *out, int32_t out_zp,
-                                      float out_scale) {
-  return tfcc_reduce_mean_q_mult_finish(s, TFCC_INT16, acc, in_zp, in_scale, out, out_zp,
-                                        out_scale);
 }
 
 bool tfcc_xnn_reduce_q8(const tfcc_reduce_shape *s, tfcc_dtype dt, const void *in, int32_t in_zp,

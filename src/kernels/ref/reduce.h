@@ -112,15 +112,13 @@ void tfcc_reduce_quantized_mean_or_sum_finish(const tfcc_reduce_shape *s, tfcc_d
 void tfcc_reduce_sum_q_rescaled_finish(const tfcc_reduce_shape *s, tfcc_dtype dt,
                                        const int32_t *acc, int32_t in_zp, float in_scale, void *out,
                                        int32_t out_zp, float out_scale);
-/* The finish of tfcc_reduce_mean_i16_mult for int8, uint8 or int16 (dt): LiteRT's builtin MEAN
- * of an 8-bit input other than the 4-D H,W mean, where its XNNPACK delegate leaves the node to
- * it (a 2-D or empty axis tensor, act59); false for an empty reduction. */
+/* The finish of tfcc_reduce_mean_i16_mult (QuantizedMeanOrSum's folded integer multiplier) for
+ * int8, uint8 or int16 (dt): LiteRT's builtin MEAN of int16, and of an 8-bit input other than the
+ * 4-D H,W mean where its XNNPACK delegate leaves the node to it (a 2-D or empty axis tensor,
+ * act59); false for an empty reduction. */
 bool tfcc_reduce_mean_q_mult_finish(const tfcc_reduce_shape *s, tfcc_dtype dt, const int32_t *acc,
                                     int32_t in_zp, float in_scale, void *out, int32_t out_zp,
                                     float out_scale);
-bool tfcc_reduce_mean_i16_mult_finish(const tfcc_reduce_shape *s, const int32_t *acc, int32_t in_zp,
-                                      float in_scale, int16_t *out, int32_t out_zp,
-                                      float out_scale);
 /* The float scale of tfcc_xnn_reduce_q8: in_scale / out_scale (MEAN: times 1 / (float)n). */
 float tfcc_xnn_reduce_scale(const tfcc_reduce_shape *s, float in_scale, float out_scale,
                             bool is_mean);
