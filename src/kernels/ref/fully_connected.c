@@ -118,8 +118,9 @@ int16_t tfcc_fc_i16_out(int64_t acc, int32_t u, const tfcc_conv_requant *q, cons
                         const int32_t *bias32, const double *real) {
   if (real) {
     const double rs = real[u * q->mult_stride];
-    const double a =
-        bias32 ? (double)tfcc_wrap_i32(acc + bias32[u]) : (double)(acc + (bias64 ? bias64[u] : 0));
+    /* an int64 bias near its limits (a hostile file) wraps as two's complement, not UB */
+    const double a = bias32 ? (double)tfcc_wrap_i32(acc + bias32[u])
+                            : (double)(int64_t)((uint64_t)acc + (uint64_t)(bias64 ? bias64[u] : 0));
     return (int16_t)rescale_real(a, rs, q);
   }
   if (bias32) {
