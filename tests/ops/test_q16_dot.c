@@ -4,7 +4,8 @@
  * extreme values in whole blocks, sums added onto acc; the GEMV at offset 0); then the 16x8 CONV_2D and FULLY_CONNECTED drivers against the reference kernels
  * (kernels/ref: tfcc_conv_i16, tfcc_fc_i16), bit for bit, with int64, int32 and no bias,
  * per-tensor and per-channel multipliers, FULLY_CONNECTED's double rescale, padding, strides,
- * dilation and more than 256 output channels. */
+ * dilation and more than 256 output channels; int64 biases at the type's limits wrap as TFLite
+ * adds them (two's complement). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,7 +98,7 @@ static void conv_case(const tfcc_q16_dot_kernel *k, int H, int W, int C, int OC,
   tfcc_conv_requant q;
   requant_init(&q, mult, shift, OC, bias_kind != 1, bias_kind == 2);
   CHECK(tfcc_q16_conv_fits(&g, &q));
-  const int64_t *bb64 = bias_kind == 0 ? b64 : NULL;
+  const int64_t *bb64 = bias_kind == 0 || bias_kind == 3 ? b64 : NULL;
   const int32_t *bb32 = bias_kind == 1 ? b32 : NULL;
   tfcc_conv_i16(&g, &q, x, w, bb64, bb32, o0);
   memset(o1, 0x5a, no * sizeof(int16_t));
@@ -124,6 +125,8 @@ static void fc_case(const tfcc_q16_dot_kernel *k, int batches, int accum, int un
   fill(x, w, nx + 1, nw + 1, fo, 0);
   for (int u = 0; u < units; u++) {
     b64[u] = (int64_t)(int32_t)urand() * 64 - (1 << 29);
+    /* bias kind 3: int64 biases at the type's limits (a hostile file): the sum wraps */
+    if (bias_kind == 3) b64[u] = (u & 1 ? INT64_MAX : INT64_MIN) - (u & 1 ? 1 : -1) * (int64_t)u;
     b32[u] = (int32_t)(urand() & 0xffffff) - (1 << 23);
     rs[u] = (double)(urand() % 1000 + 1) * 1e-9;
   }
@@ -131,7 +134,7 @@ static void fc_case(const tfcc_q16_dot_kernel *k, int batches, int accum, int un
   requant_init(&q, mult, shift, units, bias_kind != 1, false);
   q.filter_offset = fo;
   const tfcc_fc_dims d = {batches, accum, units};
-  const int64_t *bb64 = bias_kind == 0 ? b64 : NULL;
+  const int64_t *bb64 = bias_kind == 0 || bias_kind == 3 ? b64 : NULL;
   const int32_t *bb32 = bias_kind == 1 ? b32 : NULL;
   tfcc_fc_i16(&d, &q, x, w, bb64, bb32, real ? rs : NULL, o0);
   memset(o1, 0x5a, no * sizeof(int16_t));
@@ -142,7 +145,24 @@ static void fc_case(const tfcc_q16_dot_kernel *k, int batches, int accum, int un
   free(x), free(o0), free(o1), free(w), free(b64), free(b32), free(mult), free(shift), free(rs);
 }
 
+/* TFLite adds an int64 bias to the int64 sum in two's complement (the hardware's wrap); the
+ * double-rescale path did it as a signed overflow (UB; stage 5 fuzzing at seed 260956874). The
+ * sum -2364692 + (-9223372036854119839) wraps to +9223372036853067085: times 1e-9 it saturates
+ * high (32767), where an unwrapped sum would give -32768. */
+static void fc_out_bias_wraps(void) {
+  int32_t mult = 1 << 30, shift = -1;
+  tfcc_conv_requant q;
+  memset(&q, 0, sizeof q);
+  q.mult = &mult, q.shift = &shift, q.act_min = -32768, q.act_max = 32767;
+  const int64_t b64 = -9223372036854119839;
+  const double rs = 1e-9;
+  CHECKF(tfcc_fc_i16_out(-2364692, 0, &q, &b64, NULL, &rs) == 32767,
+         "int64 bias at its limit: %d, expected the wrapped sum's 32767",
+         tfcc_fc_i16_out(-2364692, 0, &q, &b64, NULL, &rs));
+}
+
 int main(void) {
+  fc_out_bias_wraps();
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) CHECK(tfcc_q16_dot_select((tfcc_isa)isa) != NULL);
   static const size_t depths[] = {0,   1,   2,    3,    7,    8,    15,   16,   17,   31,   32,
@@ -170,6 +190,7 @@ int main(void) {
     fc_case(k, 2, 33, 7, 2, 0, false);              /* no bias, the multiplier routines */
     fc_case(k, 4, 1000, 13, 0, -127, false);        /* a weight offset */
     fc_case(k, 1, 129, 5, 1, 128, true);
+    fc_case(k, 2, 64, 9, 3, 0, true); /* int64 biases at the limits: the sums wrap */
     tested++;
   }
   printf("%d q16-dot kernels tested at CPU level %s\n", tested, tfcc_isa_name(best));
