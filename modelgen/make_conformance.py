@@ -45,6 +45,13 @@ def run_case(case, out_dir, oracle, engine):
         engine = getattr(case, "engine", None) or engine
         if engine == "auto" and case.name.startswith(seq_cases.TFWEB_PREFIXES):
             engine = "tfweb"  # variable tensors: LiteRT.js rejects them
+        # spfc60: a case may name a twin model that TFLite runs right, on the same inputs (FULLY_CONNECTED
+        # reading sparse weights itself: both engines' XNNPACK reads the stored values as dense)
+        twin = getattr(case, "reference_twin", None)
+        if twin is not None:
+            mpath = os.path.join(tmp, "twin.tflite")
+            with open(mpath, "wb") as f:
+                f.write(twin())
         cmd = ["node", oracle, mpath, tmp] + in_paths + ["--engine", engine]  # no --quiet: its log is read below
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         # LiteRT.js logs a failed prepare / invoke and still exits 0 with unwritten outputs

@@ -111,10 +111,16 @@ def one(op, ins, outs, opts=None):
     return single("hostile", op, ins, outs, opts).build()[0]
 
 
-def sparse_w(shape):
-    """review59: a float32 constant, 1x4 block sparse along its last dimension (DENSE, CSR, DENSE)."""
+def sparse_w(shape, dtype=F32, **sparse):
+    """review59: a constant, by default float32 1x4 block sparse along its last dimension (DENSE,
+    CSR, DENSE); spfc60: other layouts (formats, block_map, block_size, traversal_order)."""
     vals = [0.0 if (i // 4) % 3 else 0.5 for i in range(shape[0] * shape[1])]
-    return T(F32, shape, const=vals, sparse={"formats": [0, 1, 0], "block_map": [1], "block_size": [4]})
+    q = None
+    if dtype != F32:
+        vals, q = [int(v * 2) for v in vals], (0.5, 0)
+    layout = {"formats": [0, 1, 0], "block_map": [1], "block_size": [4]}
+    layout.update(sparse)
+    return T(dtype, shape, const=vals, sparse=layout, q=q)
 
 
 def sparse_graph_output():
@@ -593,13 +599,27 @@ MODELS = [
                                             [T(F32, [0])]),
      "shape [0,2147483647,2147483647,2147483647] is too large"),
     # review59: a sparse tensor holds its stored values only; DENSIFY alone reads it
-    ("fc_sparse_weights", lambda: one("FULLY_CONNECTED", [T(F32, [2, 8]), sparse_w([4, 8]), OMIT],
-                                      [T(F32, [2, 4])]),
-     "operator 0 (FULLY_CONNECTED): input 1 is sparse tensor 1 (in1); only DENSIFY reads"),
+    # spfc60: FULLY_CONNECTED reads sparse weights in the layouts TFLite's kernel takes only
+    ("fc_sparse_weights_2x2", lambda: one("FULLY_CONNECTED", [T(F32, [2, 8]), sparse_w(
+        [4, 8], formats=[0, 1, 0, 0], block_map=[0, 1], block_size=[2, 2]), OMIT], [T(F32, [2, 4])]),
+     "sparse weights tensor 1 (in1) have blocks other than 1 x N along dimension 1"),
+    ("fc_sparse_weights_colmajor", lambda: one("FULLY_CONNECTED", [T(F32, [2, 8]), sparse_w(
+        [4, 8], formats=[0, 1], block_map=[], block_size=[], traversal_order=[1, 0]), OMIT],
+        [T(F32, [2, 4])]),
+     "sparse weights tensor 1 (in1) have a traversal order other than 0, 1, ..."),
+    ("fc_sparse_weights_hybrid", lambda: one("FULLY_CONNECTED", [T(F32, [2, 32]), sparse_w(
+        [4, 32], S.INT8, block_size=[16]), OMIT], [T(F32, [2, 4])]),
+     "sparse weights tensor 1 (in1) have float input with quantized sparse weights (hybrid)"),
+    ("fc_sparse_weights_i8_b1x4", lambda: one("FULLY_CONNECTED", [T(S.INT8, [2, 8], q=(0.5, 0)), sparse_w(
+        [4, 8], S.INT8), OMIT], [T(S.INT8, [2, 4], q=(1.0, 0))]),
+     "sparse weights tensor 1 (in1) have int8 blocks other than 1x16"),
+    ("fc_sparse_weights_as_input", lambda: one("FULLY_CONNECTED", [sparse_w([4, 8]), T(F32, [4, 8]), OMIT],
+                                               [T(F32, [4, 4])]),
+     "operator 0 (FULLY_CONNECTED): input 0 is sparse tensor 0 (in0); only DENSIFY and"),
     ("add_sparse_operand", lambda: one("ADD", [T(F32, [4, 8]), sparse_w([4, 8])], [T(F32, [4, 8])]),
-     "operator 0 (ADD): input 1 is sparse tensor 1 (in1); only DENSIFY reads"),
+     "operator 0 (ADD): input 1 is sparse tensor 1 (in1); only DENSIFY and"),
     ("sparse_graph_output", lambda: sparse_graph_output(),
-     "output 1 is sparse tensor 2 (w); only DENSIFY reads sparse tensors"),
+     "output 1 is sparse tensor 2 (w); only DENSIFY and FULLY_CONNECTED's weights read"),
     ("densify_huge_dense_form", lambda: densify_huge(),
      "tensor 0 (w): the dense form of a sparse tensor (587202595 elements)"),
 ]
@@ -689,6 +709,10 @@ def versioned(op, dtype, version, extra_const=None):
 
 # models that must load: operator versions TFLite's resolver registers, in dtypes tfcc runs
 ACCEPTED = [
+    # spfc60: float32 1x4 block-sparse FULLY_CONNECTED weights without a bias (review59 refused
+    # them; the layouts TFLite's kernel takes load now, conformance sparse_fc_* check the values)
+    ("fc_sparse_weights_1x4", lambda: one("FULLY_CONNECTED", [T(F32, [2, 8]), sparse_w([4, 8]), OMIT],
+                                          [T(F32, [2, 4])])),
     # fuzz52: an output_shape of height 0 (an empty output): the uint8 kernel cleared its 0 bytes
     # of int64 accumulators at a NULL scratch (undefined; scratch of 0 bytes now points at the
     # empty tensors' address). The test runs each accepted model once.

@@ -4,11 +4,12 @@ sparse 1x4, 4x1, 2x2 and 1x16, random sparse CSR in row- and column-major traver
 dense-sparse-sparse rank 3; uint8, uint16 and int32 segments / indices; float32, float16, int8
 values). Called from op_cases.cases().
 
-Not here: FULLY_CONNECTED reading sparse weights itself (no DENSIFY). TFLite's builtin kernel
-densifies them, but both engines of the oracle run the operator on the stored values as if
-dense and return garbage (up to 8e22 off float32 1x4 / random sparse, 139 LSB off int8 1x16,
-the two engines disagreeing), so there is no reference; tfcc refuses such a model at load
-(tests/ops/data/opsc_hostile fc_sparse_weights). LiteRT.js also gets DENSIFY of float16 wrong
+FULLY_CONNECTED reading sparse weights itself (no DENSIFY; sparse_fc_*, spfc60): TFLite's
+builtin kernel computes the FULLY_CONNECTED of the dense weights, but both engines of the oracle
+run the operator on the stored values as if dense and return garbage (up to 8e22 off float32
+1x4 / random sparse, 176 LSB off int8 1x16), so the reference outputs are TFLite's for the
+DENSIFY twin of the same weights on the same inputs (Case.reference_twin; int8 on tfweb, whose
+builtin kernel runs the twin). LiteRT.js also gets DENSIFY of float16 wrong
 (3.1e4 off) and cannot delegate DENSIFY -> int8 FULLY_CONNECTED: those cases use tfweb, whose
 outputs match a NumPy reference from the dense values."""
 from casekit import Case, Rng, T, f32, numel, seed_of
@@ -52,17 +53,26 @@ def _block(formats, block_map, block_size, index_types=IDX_U8, order=None):
     return d
 
 
-def fc_case(name, wshape, sparse, batch=3, quant=False, f16=False):
+def fc_case(name, wshape, sparse, batch=3, quant=False, f16=False, direct=False, seed_name=None):
     """FULLY_CONNECTED (x [batch, k] . W [units, k]^T + b) whose W is sparse, through DENSIFY
-    (and DEQUANTIZE for float16)."""
+    (and DEQUANTIZE for float16); direct: FULLY_CONNECTED reads W itself, and the reference is
+    TFLite's for the DENSIFY twin. Weights and bias are drawn from seed_name (default name)."""
+    if direct:
+        case = fc_case(name, wshape, sparse, batch, quant, seed_name=seed_name or name)
+        twin = fc_case(name, wshape, sparse, batch, quant, seed_name=seed_name or name)
+        case.tensors.pop("wd")
+        case.ops = [("FULLY_CONNECTED", ["x", "w", "b"], ["y"], {})]
+        case.reference_twin = lambda: twin.build()[0]
+        return case
+    seed_name = seed_name or name
     units, k = wshape
-    rng = Rng(seed_of(name + "/b"))
+    rng = Rng(seed_of(seed_name + "/b"))
     tensors = {}
     ops = []
     if quant:
         wsc = [f32(1.0 / 127.0 * rng.uniform(0.3, 1.0)) for _ in range(units)]
         xq = (f32(4.0 / 255.0), -1)
-        vals = _sparse_values(name, wshape, sparse["block_map"], sparse["block_size"], quant=wsc)
+        vals = _sparse_values(seed_name, wshape, sparse["block_map"], sparse["block_size"], quant=wsc)
         tensors["x"] = T(I8, [batch, k], q=xq)
         tensors["w"] = T(I8, wshape, const=vals, sparse=sparse,
                          q={"scale": wsc, "zero_point": [0] * units, "quantized_dimension": 0})
@@ -71,7 +81,7 @@ def fc_case(name, wshape, sparse, batch=3, quant=False, f16=False):
                          q={"scale": bsc, "zero_point": [0] * units, "quantized_dimension": 0})
         tensors["y"] = T(I8, [batch, units], q=(f32(6.0 / 255.0), 2))
     else:
-        vals = _sparse_values(name, wshape, sparse["block_map"], sparse["block_size"])
+        vals = _sparse_values(seed_name, wshape, sparse["block_map"], sparse["block_size"])
         tensors["x"] = T(F32, [batch, k], lo=-2.0, hi=2.0)
         tensors["w"] = T(F16 if f16 else F32, wshape, const=vals, sparse=sparse)
         tensors["b"] = T(F32, [units], const=[f32(rng.uniform(-1, 1)) for _ in range(units)])
@@ -135,3 +145,16 @@ def cases(add):
     add(_add_case("densify_f32_sparse_sparse_add", [5, 7], _block([CSR, CSR], [], [], IDX_U16)))
     add(_conv_case("densify_f32_b1x4_conv_2d"))
     add(_add_case("densify_f32_all_zero_add", [4, 8], B1x4, keep=0.0))
+    # spfc60: FULLY_CONNECTED reading sparse weights itself, in the layouts TFLite's kernel takes
+    add(fc_case("sparse_fc_f32_b1x4", [8, 16], B1x4, direct=True))
+    add(fc_case("sparse_fc_f32_b1x4_u16", [6, 40], _block([DENSE, CSR, DENSE], [1], [4],
+                                                          [None, (IDX_U16, IDX_U16), None]), direct=True))
+    add(fc_case("sparse_fc_f32_csr", [6, 10], _block([DENSE, CSR], [], []), batch=5, direct=True))
+    add(fc_case("sparse_fc_i8_b1x16", [4, 64], _block([DENSE, CSR, DENSE], [1], [16]), quant=True,
+                direct=True))
+    add(fc_case("sparse_fc_i8_b1x16_wide", [33, 96], _block([DENSE, CSR, DENSE], [1], [16]),
+                batch=2, quant=True, direct=True))
+    # 2,048 outputs: the builtin kernel's fixed-point requantization, not the delegate's float one
+    add(fc_case("sparse_fc_i8_b1x16_large", [128, 256], _block([DENSE, CSR, DENSE], [1], [16],
+                                                               [None, (IDX_U16, IDX_U16), None]),
+                batch=16, quant=True, direct=True))

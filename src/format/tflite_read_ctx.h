@@ -60,6 +60,10 @@ tfcc_status tfl_read_tensor(tfl_ctx *c, const tfcc_fb_table *t, int32_t si, int3
 /* Reads operator ni of a subgraph (tensor count n_tensors) into *node. */
 tfcc_status tfl_read_operator(tfl_ctx *c, const tfcc_fb_table *t, int32_t ni, int32_t n_tensors,
                               tfcc_ir_node *node);
+/* review59 / spfc60: a sparse constant is read by DENSIFY, or as FULLY_CONNECTED's weights in a
+ * layout TFLite's kernel takes (then expanded to its dense form here); any other
+ * reader, or a sparse subgraph output, is refused (tflite_sparse_uses.c). */
+tfcc_status tfl_resolve_sparse_uses(tfl_ctx *c, int32_t si, tfcc_ir_subgraph *sg);
 /* Checks that operators only read tensors that exist before them and produce each tensor
  * once (the TFLite verifier's subgraph consistency rules). */
 tfcc_status tfl_check_dataflow(tfl_ctx *c, const tfcc_ir_subgraph *sg);

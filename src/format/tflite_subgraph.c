@@ -182,35 +182,6 @@ static tfcc_status check_blockwise_uses(tfl_ctx *c, const tfcc_fb_table *t,
   return TFCC_OK;
 }
 
-/* review59: a sparse tensor (SparsityParameters) holds its stored values only; DENSIFY is the
- * one operator that reads it as such. Any other reader (a FULLY_CONNECTED given sparse weights
- * directly, a subgraph output) would take the stored values for the dense tensor and read past
- * them; both TFLite engines of the oracle compute garbage there (docs/format.md "review59"). */
-static tfcc_status check_sparse_uses(tfl_ctx *c, int32_t si, const tfcc_ir_subgraph *sg) {
-  for (int32_t i = 0; i < sg->n_nodes; i++) {
-    const tfcc_ir_node *node = &sg->nodes[i];
-    const char *name = node->custom_code ? node->custom_code : tfcc_builtin_name(node->builtin);
-    for (int32_t k = 0; k < node->n_inputs; k++) {
-      const int32_t ti = node->inputs[k];
-      if (ti < 0 || !sg->tensors[ti].sparsity) continue;
-      if (node->builtin != TFCC_OP_DENSIFY || node->custom_code || k != 0)
-        return tfcc_err_set(c->err, TFCC_ERR_UNSUPPORTED,
-                            "subgraph %d: operator %d (%s): input %d is sparse tensor %d (%s); "
-                            "only DENSIFY reads sparse tensors",
-                            (int)si, (int)i, name, (int)k, (int)ti, sg->tensors[ti].name);
-    }
-  }
-  for (int32_t k = 0; k < sg->n_outputs; k++) {
-    const int32_t ti = sg->outputs[k];
-    if (ti >= 0 && sg->tensors[ti].sparsity)
-      return tfcc_err_set(c->err, TFCC_ERR_UNSUPPORTED,
-                          "subgraph %d: output %d is sparse tensor %d (%s); only DENSIFY reads "
-                          "sparse tensors",
-                          (int)si, (int)k, (int)ti, sg->tensors[ti].name);
-  }
-  return TFCC_OK;
-}
-
 /* ops: a tensor of no elements that an operator reads and none writes, not a subgraph input nor
  * a variable, is a constant of no bytes whatever its buffer holds: there is nothing in it to read (older
  * converters give every tensor a buffer without a data vector; TFLite runs such files: the
@@ -401,7 +372,7 @@ tfcc_status tfl_read_subgraph(tfl_ctx *c, const tfcc_fb_table *t, int32_t si,
   st = check_packed_fc_weights(c, t, &tensors, si, sg);
   if (st != TFCC_OK) return st;
   st = check_blockwise_uses(c, t, &tensors, si, sg);
-  if (st == TFCC_OK) st = check_sparse_uses(c, si, sg);
+  if (st == TFCC_OK) st = tfl_resolve_sparse_uses(c, si, sg);
   if (st != TFCC_OK) return st;
   st = unwritten_empty_constants(c, sg);
   if (st == TFCC_OK) st = check_zero_scales(c, si, sg);
