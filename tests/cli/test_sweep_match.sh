@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# scripts/sweep_match.py: a sweep batch's per-file table (read from a docs/model_sweep.md-like
+# document, the right section only) matched with a scan of its repositories, and a sweep log's
+# verdicts compared with the table. A repository made here (owner+demo, laid out as the fetch
+# tool's snapshots are) holds a file the table names as the scan does, a file the table numbers
+# `_2` (renamed), a C array whose bytes the scan keeps under the plain file's name (the table
+# names the C array: alias), two files of one stem of which the table names one (ambiguous, the
+# other an extra); the table also names a file the snapshot lacks and one of a repository not
+# fetched. The manifest must say each of these; the comparison must count same / changed rows.
+source "$(dirname "$0")/lib.bash"
+SRC=${TFCC_SOURCE_DIR:-$(cd "$HERE/../.." && pwd)}
+PY=${TFCC_SWEEP_PYTHON:-python3}
+command -v git >/dev/null 2>&1 || { echo "SKIP: git needed"; exit 77; }
+"$PY" -c 'import argparse' 2>/dev/null || { echo "SKIP: $PY needed"; exit 77; }
+X="$SRC/scripts/sweep_extract.py"
+M="$SRC/scripts/sweep_match.py"
+W=$TMP/mirror/owner+demo/repo
+mkdir -p "$W"
+g() { git -C "$W" -c user.name=t -c user.email=t@t -c commit.gpgsign=false "$@" >/dev/null 2>&1; }
+g init -q
+tfl() { mkdir -p "$(dirname "$W/$1")"; printf '\x10\0\0\0TFL3%s' "$2" >"$W/$1"; }
+tfl a.tflite plain-file
+tfl b.tflite renumbered
+tfl model/gesture_model.tflite gesture-bytes
+tfl x/m.tflite m-first-one
+tfl y/m.tflite m-second-one
+"$PY" - "$W" <<'PY'
+import sys
+arr = b"\x10\0\0\0TFL3gesture-bytes"
+with open(sys.argv[1] + "/gesture_data.cc", "w") as fh:
+    fh.write("const unsigned char g[] = {" + ", ".join("0x%02x" % c for c in arr) + "};\n")
+PY
+g add -A && g commit -q -m one
+echo owner/demo >"$TMP/repos.txt"
+expect_rc 0 "scan" -- "$PY" "$X" --out "$TMP/raw" --manifest-out "$TMP/scan.tsv" --repos "$TMP/repos.txt" --mirror "$TMP/mirror"
+names=$(cut -f1 "$TMP/scan.tsv" | grep -v '^#' | sort | tr '\n' ' ')
+if [ "$names" = "demo__a demo__b demo__gesture_model demo__m demo__m_2 " ]; then ok; else bad "scan names: '$names'"; fi
+cat >"$TMP/doc.md" <<'EOF'
+# Sweeps
+
+## Twenty-fifth batch, demo files (December 2026, branch demo)
+
+Text.
+
+| model | source repository | TFLite | tfcc | result |
+|---|---|---|---|---|
+| demo__a | owner/demo | runs (litert) | runs | match: out0 max /diff/ 0 |
+| demo__b_2 | owner/demo | runs (litert) | runs | match: out0 max /diff/ 1e-06 |
+| demo__gesture_data | owner/demo | runs (litert) | runs | match: out0 max /diff/ 0 LSB, 100.0% exact |
+| demo__m | owner/demo | refused: ERROR: x | runs | tfcc runs, TFLite refuses |
+| demo__gone | owner/demo | runs (litert) | runs | match: out0 max /diff/ 0 |
+| other__x | owner/other | runs (litert) | refused: tfcc run: error: y | MISMATCH: out0 1 |
+
+## Twenty-sixth batch, not this one
+
+| model | source repository | TFLite | tfcc | result |
+|---|---|---|---|---|
+| demo__later | owner/demo | runs (litert) | runs | match: out0 max /diff/ 0 |
+EOF
+expect_rc 0 "match" -- "$PY" "$M" --doc "$TMP/doc.md" --batch "Twenty-fifth batch" --table-out "$TMP/t.tsv" \
+  --scan "$TMP/scan.tsv" --fetched "$TMP/repos.txt" --out "$TMP/m.tsv" --mirror "$TMP/mirror"
+expect_in "$TMP/out" "rows 6 found 4 renamed 1 alias 1 ambiguous 1 missing 2 (not fetched 1) extra 1" "totals"
+if [ "$(wc -l <"$TMP/t.tsv")" = 6 ] && ! grep -q demo__later "$TMP/t.tsv"; then ok; else bad "table read: $(cut -f1 "$TMP/t.tsv" | tr '\n' ' ')"; fi
+# row NAME: the manifest line of NAME; sha NAME: the sha256 of a scanned file
+row() { awk -F'\t' -v n="$1" '$1 == n' "$TMP/m.tsv"; }
+scansha() { awk -F'\t' -v n="$1" '$1 == n { print $7 }' "$TMP/scan.tsv"; }
+if [ "$(row demo__a | cut -f7)" = "$(scansha demo__a)" ] && [ "$(row demo__a | cut -f8)" = "" ]; then ok; else bad "demo__a: $(row demo__a)"; fi
+if [ "$(row demo__b_2 | cut -f7)" = "$(scansha demo__b)" ]; then ok; else bad "demo__b_2: $(row demo__b_2)"; fi
+expect_in "$TMP/m.tsv" "# named demo__b by this scan" "renamed note"
+if [ "$(row demo__gesture_data | cut -f7)" = "$(scansha demo__gesture_model)" ]; then ok; else bad "alias: $(row demo__gesture_data)"; fi
+expect_in "$TMP/m.tsv" "# the bytes of gesture_data.cc#0, named demo__gesture_model by this scan" "alias note"
+expect_in "$TMP/m.tsv" "# ambiguous: the snapshot has 2 files of this stem, the table 1" "ambiguous note"
+if [ "$(row demo__gone | cut -f3-7)" = "$(printf -- '-\t-\t-\t-\t-')" ]; then ok; else bad "demo__gone: $(row demo__gone)"; fi
+expect_in "$TMP/m.tsv" "# not found in snapshot" "missing row"
+expect_in "$TMP/m.tsv" "# not fetched" "row of a repository not fetched"
+expect_in "$TMP/out" "EXTRA demo__m_2 owner/demo y/m.tflite" "extra"
+# the manifest rebuilds the files the table names, under the table's names
+expect_rc 1 "rebuild" -- "$PY" "$X" --out "$TMP/again" --manifest "$TMP/m.tsv" --mirror "$TMP/mirror"
+if cmp -s "$TMP/raw/demo__gesture_model.tflite" "$TMP/again/demo__gesture_data.tflite"; then ok; else bad "alias row rebuilt"; fi
+# verdicts: a log with one row as in the table, one changed, one the table lacks
+cat >"$TMP/sweep.log" <<'EOF'
+demo__a            | runs (litert) | runs | match: out0 max |diff| 2e-07
+demo__b_2          | runs (litert) | runs | MISMATCH: out0 max |diff| 3
+demo__m            | refused: ERROR: x | runs | tfcc runs, TFLite refuses
+demo__new          | runs (litert) | runs | match: out0 max |diff| 0
+EOF
+expect_rc 0 "compare" -- "$PY" "$M" --table "$TMP/t.tsv" --compare "$TMP/sweep.log"
+expect_in "$TMP/out" "swept 4 same 2 changed 1" "compare totals"
+expect_in "$TMP/out" "CHANGED demo__b_2" "changed row"
+expect_in "$TMP/out" "NOT IN TABLE demo__new" "row not in the table"
+expect_rc 2 "no such batch" -- "$PY" "$M" --doc "$TMP/doc.md" --batch "Fortieth batch" --compare "$TMP/sweep.log"
+expect_in "$TMP/err" "no per-file table under a '## Fortieth batch' heading" "no such batch message"
+finish
