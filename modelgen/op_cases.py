@@ -198,10 +198,19 @@ def depthwise_cases():
         # uint8 only: weight zero point 128, so that every w - zp is a signed byte (that kernel's
         # uint8 path; other zero points pack for the SIMD128 kernel)
         ("3x3_same_c24_wzp128", [1, 5, 11, 24], 1, (3, 3), (1, 1), (1, 1), "SAME", "RELU6"),
+        # int16 only (i16x60): the fused int16x8 kernel past 32 taps (7x7 = 49, 11x11 = 121) and
+        # with depth multipliers 2 and 3 (the input spread to the output channels)
+        ("7x7_same_m2_c10", [1, 9, 10, 5], 2, (7, 7), (1, 1), (1, 1), "SAME", "NONE"),
+        ("11x11_same_c12_relu6", [1, 12, 13, 12], 1, (11, 11), (1, 1), (1, 1), "SAME", "RELU6"),
+        ("3x3_same_m2_c40", [1, 6, 7, 20], 2, (3, 3), (1, 1), (1, 1), "SAME", "NONE"),
     ]
+    i16_tags = ("3x3_same_m1", "3x3_valid_s2_m2_relu", "5x3_same_s2_m3", "3x3_valid_s2_m3_c12_relu",
+                "7x7_same_m2_c10", "11x11_same_c12_relu6", "3x3_same_m2_c40")
     for dt in ("f32", "u8", "i8", "i16"):
         for tag, ishape, mult, (kh, kw), (sh, sw), (dh, dw), pad, actf in shapes:
-            if dt == "i16" and tag not in ("3x3_same_m1", "3x3_valid_s2_m2_relu"):
+            if dt == "i16" and tag not in i16_tags:
+                continue
+            if dt != "i16" and tag in i16_tags[4:]:
                 continue
             if tag.endswith("_wzp128") and dt != "u8":
                 continue

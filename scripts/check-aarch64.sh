@@ -29,7 +29,7 @@ echo "aarch64 library: $OUT/libtfcc.a"
 # the tests: each linked and run (under qemu-aarch64 when installed) beside the others,
 # nproc at a time (the longest, test_move, first); their outputs printed in order, the first
 # failure's exit status returned
-tests="test_move test_f32_gemm test_f32_dwconv test_q8_gemm test_q8_dwconv test_bf16_gemm test_vbinary test_vunary test_q8_lut test_q8_resize test_pool_fast test_quantize_fast test_reduce_fast test_softmax_fast test_f32_gemv test_f32_conv_direct test_q8_lstm_fast test_f32_lstm_fast test_lstm_op_fast test_q8_fc_small test_f32_winograd test_f32_expand_dw test_f32_conv_residual test_move_ops test_resize_move test_arg_fast test_detect_fast test_fft test_sha256 test_hybrid test_q16_gemm test_q16_dwconv test_q16_dot test_q16_fc_batches test_q16_bmm test_q16_vbinary test_q8_softmax"
+tests="test_move test_f32_gemm test_f32_dwconv test_q8_gemm test_q8_dwconv test_bf16_gemm test_vbinary test_vunary test_q8_lut test_q8_resize test_pool_fast test_quantize_fast test_reduce_fast test_softmax_fast test_f32_gemv test_f32_conv_direct test_q8_lstm_fast test_f32_lstm_fast test_lstm_op_fast test_q8_fc_small test_f32_winograd test_f32_expand_dw test_f32_conv_residual test_move_ops test_resize_move test_arg_fast test_detect_fast test_fft test_sha256 test_hybrid test_q16_gemm test_q16_dwconv test_q16_dot test_q16_fc_batches test_q16_bmm test_q16_vbinary test_q8_softmax test_q16_softmax"
 QEMU=$(command -v qemu-aarch64 || true)
 # tests that read the conformance models (test_q16_fc_batches) find them here
 TFCC_SOURCE_DIR=$(pwd)

@@ -56,9 +56,9 @@ static void dw_release(void *p) {
   tfcc_params_free(cp);
 }
 
-/* 16x8: a constant int8 filter [1, h, w, c] of an int16 input of c channels (depth multiplier
- * 1) packed once for the q16-dwconv fused kernel (tfcc_q16_dw_pack: c * taps int16 rounded up
- * to the kernel's blocks). Out of memory or a filter the kernel does not take leaves the layer
+/* 16x8: a constant int8 filter [1, h, w, c] of an int16 input of c / m channels (any depth
+ * multiplier m; at most TFCC_Q16_DWF_MAX_TAPS taps) packed once for the q16-dwconv fused kernel
+ * (tfcc_q16_dw_pack: c * taps int16 rounded up to the kernel's blocks). Out of memory or a filter the kernel does not take leaves the layer
  * to the per-pass packing. The packing follows from the filter and the kernel alone (its block
  * and lane order, fixed by the kernel level the weights cache's identity names): the cache's
  * block TFCC_BLOCK_Q16_DW where it holds it, else packed and offered. The filter is not
@@ -66,11 +66,12 @@ static void dw_release(void *p) {
 static void dw_q16_init(const tfcc_init_ctx *ctx, dw_params *p) {
   const tfcc_ir_tensor *in = tfcc_conv_ir_input(ctx, 0), *f = tfcc_conv_ir_input(ctx, 1);
   if (!in || !f || in->dtype != TFCC_INT16 || f->dtype != TFCC_INT8 || !f->data || f->rank != 4 ||
-      f->sparsity || f->dims[0] != 1 || in->rank != 4 || in->dims[3] != f->dims[3])
+      f->sparsity || f->dims[0] != 1 || in->rank != 4 || in->dims[3] <= 0 ||
+      f->dims[3] % in->dims[3] != 0)
     return;
   const tfcc_q16_dw_kernel *k = ctx->ks ? ctx->ks->q16_dw : tfcc_q16_dw_select(ctx->isa);
   const int64_t taps = (int64_t)f->dims[1] * f->dims[2];
-  if (!k || taps <= 0 || taps > TFCC_Q16_DW_MAX_TAPS) return;
+  if (!k || taps <= 0 || taps > TFCC_Q16_DWF_MAX_TAPS) return;
   const size_t bytes = tfcc_q16_dw_packed_bytes(k, f->dims[3], (int32_t)taps);
   if (!bytes || f->data_bytes < (size_t)taps * (size_t)f->dims[3]) return;
   const tfcc_packed_key key = tfcc_init_block_key(ctx, TFCC_BLOCK_Q16_DW);
@@ -170,6 +171,8 @@ static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
   ctx->scratch_bytes = 0;
   if (ctx->in[0]->dtype == TFCC_FLOAT32) ctx->scratch_bytes = tfcc_f32_dwconv_scratch_bytes(&g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) dw_q8_prepare(ctx, &g);
+  /* a depth multiplier above 1: the input spread to the output channels (q16-dwconv) */
+  if (ctx->in[0]->dtype == TFCC_INT16) ctx->scratch_bytes = tfcc_q16_dwconv_scratch_bytes(&g);
   return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 
@@ -187,15 +190,16 @@ static bool dw_i16_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_co
   if (!ctx->ks || !ctx->ks->q16_dw || !tfcc_q16_dwconv_fits(g, r)) return false;
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   const dw_params *p = ctx->params;
+  const size_t sb = tfcc_q16_dwconv_scratch_bytes(g);
   /* the packing at init where it is this filter, this kernel and these channels */
   const int16_t *pk = p->q16_w && ctx->in[1]->data == p->q16_src && p->q16_k == ctx->ks->q16_dw &&
-                              g->in_c == p->q16_c && g->out_c == p->q16_c &&
-                              g->filter_h * g->filter_w == p->q16_taps
+                              g->out_c == p->q16_c && g->filter_h * g->filter_w == p->q16_taps
                           ? p->q16_w
                           : NULL;
   tfcc_q16_dwconv(ctx->pool, ctx->ks->q16_dw, g, r, ctx->in[0]->data, ctx->in[1]->data, pk,
                   bias && bias->dtype == TFCC_INT64 ? bias->data : NULL,
-                  bias && bias->dtype == TFCC_INT32 ? bias->data : NULL, ctx->out[0]->data);
+                  bias && bias->dtype == TFCC_INT32 ? bias->data : NULL, ctx->out[0]->data,
+                  sb && ctx->scratch_bytes >= sb ? ctx->scratch : NULL);
   return true;
 }
 

@@ -14,7 +14,10 @@
  * most 32 taps again on the layer packing (tfcc_q16_dw_pack), which runs the fused kernel
  * (requantization from the int32 registers) where the biases are within 2^47 - 2^31 and the
  * total shifts 1..62: biases at that bound and one past 2^47, total shifts 1 and 62, channel
- * tails shorter than a block, windows with no interior column. */
+ * tails shorter than a block, windows with no interior column. i16x60: the layer packing and
+ * the fused kernel also for 33..256 taps (49, 64, 121, 256 with the largest products; 272 past
+ * the limit, 529 where the extremes' sums pass 2^31) and for depth multipliers 2..4 (the input spread to the output channels in
+ * scratch, with and without the packing). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,7 +134,9 @@ static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_k
   CHECK(x && o0 && o1 && w && b64 && b32 && mult && shift);
   if (!x || !o0 || !o1 || !w || !b64 || !b32 || !mult || !shift) return;
   for (size_t i = 0; i < nx; i++) x[i] = xval(mode);
-  for (size_t i = 0; i < nw; i++) w[i] = mode == 1 ? (int8_t)-127 : wval(mode);
+  /* beyond 32 taps the largest product -32768 x -128 in every tap (sums up to 2^30 at 256) */
+  const int8_t wext = s->kh * s->kw > TFCC_Q16_DW_MAX_TAPS ? (int8_t)-128 : (int8_t)-127;
+  for (size_t i = 0; i < nw; i++) w[i] = mode == 1 ? wext : wval(mode);
   tfcc_conv_requant q;
   memset(&q, 0, sizeof q);
   for (int c = 0; c < OC; c++) {
@@ -163,20 +168,26 @@ static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_k
   const int32_t *bb32 = bias_kind == 1 ? b32 : NULL;
   tfcc_dwconv_i16(&g, &q, x, w, bb64, bb32, o0);
   memset(o1, 0x5a, no * sizeof(int16_t));
-  /* the per-pass packing, then (depth multiplier 1) the layer's packing and the fused kernel */
-  const size_t pbytes = s->mult == 1 ? tfcc_q16_dw_packed_bytes(k, OC, s->kh * s->kw) : 0;
+  /* the per-pass packing; the layer's packing and the fused kernel (a depth multiplier above 1
+   * with the input spread to the output channels in scratch); the spread input alone */
+  const size_t pbytes = tfcc_q16_dw_packed_bytes(k, OC, s->kh * s->kw);
+  const size_t sbytes = tfcc_q16_dwconv_scratch_bytes(&g);
+  CHECK((sbytes > 0) == (s->mult > 1));
   int16_t *pk = pbytes ? malloc(pbytes) : NULL;
+  void *scr = sbytes ? malloc(sbytes) : NULL;
   if (pk) tfcc_q16_dw_pack(k, OC, s->kh * s->kw, w, pk);
-  for (int packed = 0; packed < (pk ? 2 : 1); packed++) {
+  for (int v = 0; v < 3; v++) {
+    if ((v == 1 && !pk) || (v == 2 && !scr)) continue;
     memset(o1, 0x5a, no * sizeof(int16_t));
-    tfcc_q16_dwconv(pool, k, &g, &q, x, w, packed ? pk : NULL, bb64, bb32, o1);
+    tfcc_q16_dwconv(pool, k, &g, &q, x, w, v == 1 ? pk : NULL, bb64, bb32, o1, v ? scr : NULL);
     CHECKF(memcmp(o0, o1, no * sizeof(int16_t)) == 0,
            "%s dw %dx%dx%dx%d m%d k%dx%d s%d,%d p%d,%d d%d,%d bias %d per_ch %d relu %d mode %d "
-           "big %d packed %d differs from tfcc_dwconv_i16",
+           "big %d variant %d differs from tfcc_dwconv_i16",
            k->name, s->batches, s->H, s->W, s->C, s->mult, s->kh, s->kw, s->sh, s->sw, s->pad_h,
-           s->pad_w, s->dh, s->dw, bias_kind, (int)per_ch, (int)relu, mode, (int)big, packed);
-    fused_cases += packed;
+           s->pad_w, s->dh, s->dw, bias_kind, (int)per_ch, (int)relu, mode, (int)big, v);
+    fused_cases += v == 1;
   }
+  free(scr);
   free(pk);
   free(x), free(o0), free(o1), free(w), free(b64), free(b32), free(mult), free(shift);
 }
@@ -195,31 +206,38 @@ int main(void) {
     CHECK(!tfcc_q16_dwconv_fits(&g, &q));
   }
   static const dw_shape shapes[] = {
-      {1, 7, 9, 3, 1, 3, 3, 1, 1, 1, 1, 1, 1},    /* 3 channels, SAME padding */
-      {2, 10, 8, 33, 1, 3, 3, 2, 2, 1, 1, 1, 1},  /* stride 2, 33 channels */
-      {1, 9, 11, 17, 2, 3, 3, 1, 2, 0, 2, 1, 1},  /* multiplier 2, mixed strides / pads */
-      {1, 8, 8, 5, 3, 3, 3, 1, 1, 2, 2, 2, 2},    /* multiplier 3, dilation 2 */
-      {1, 6, 7, 7, 4, 5, 3, 2, 1, 2, 1, 1, 2},    /* multiplier 4, 5x3, dilation 1,2 */
-      {1, 12, 12, 1, 4, 3, 3, 1, 1, 1, 1, 1, 1},  /* one input channel */
-      {1, 14, 14, 96, 1, 3, 3, 1, 1, 1, 1, 1, 1}, /* MobileNetV2-like */
-      {1, 7, 7, 300, 1, 3, 3, 2, 2, 1, 1, 1, 1},  /* > 256 channels */
-      {1, 5, 5, 70, 4, 3, 3, 1, 1, 1, 1, 1, 1},   /* 280 output channels, multiplier 4 */
-      {1, 9, 9, 20, 1, 7, 7, 1, 1, 3, 3, 1, 1},   /* 49 taps: two tap passes */
-      {1, 8, 8, 16, 1, 8, 8, 1, 1, 4, 4, 1, 1},   /* 64 taps */
-      {1, 3, 40, 24, 1, 1, 9, 1, 3, 0, 4, 1, 1},  /* 1x9, stride 3 */
-      {1, 4, 4, 15, 1, 3, 3, 3, 3, 5, 5, 1, 1},   /* padding past the image */
-      {1, 1, 1, 31, 1, 1, 1, 1, 1, 0, 0, 1, 1},   /* 1x1 */
-      {1, 6, 7, 48, 1, 3, 3, 1, 1, 1, 1, 1, 1},   /* whole 16-channel blocks */
-      {1, 5, 6, 144, 1, 3, 3, 2, 2, 0, 1, 1, 1},  /* 144: 32-channel blocks and a tail */
-      {1, 5, 5, 40, 1, 2, 2, 1, 1, 0, 0, 1, 1},   /* 4 taps (pairs only), 40 channels */
-      {1, 6, 6, 64, 1, 4, 8, 1, 1, 2, 4, 1, 1},   /* exactly 32 taps */
-      {2, 4, 9, 264, 1, 5, 5, 1, 2, 2, 2, 1, 1},  /* 264: a second pass of 8 channels */
-      {1, 10, 23, 37, 1, 3, 3, 1, 2, 2, 3, 2, 3}, /* dilation 2,3, stride 1,2, wide padding */
-      {1, 9, 30, 7, 1, 5, 5, 2, 1, 2, 2, 1, 1},   /* 7 channels (a tail only), 5x5 */
-      {1, 17, 17, 32, 1, 3, 3, 2, 2, 0, 1, 1, 1}, /* MobileNetV2's stride-2 32 channels */
-      {2, 5, 19, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1},   /* one channel, multiplier 1 */
-      {1, 4, 12, 520, 1, 3, 3, 1, 1, 1, 1, 1, 1}, /* 520: three passes, a tail of 8 */
-      {1, 6, 3, 19, 1, 3, 3, 1, 1, 1, 2, 1, 2},   /* no interior column (window wider) */
+      {1, 7, 9, 3, 1, 3, 3, 1, 1, 1, 1, 1, 1},      /* 3 channels, SAME padding */
+      {2, 10, 8, 33, 1, 3, 3, 2, 2, 1, 1, 1, 1},    /* stride 2, 33 channels */
+      {1, 9, 11, 17, 2, 3, 3, 1, 2, 0, 2, 1, 1},    /* multiplier 2, mixed strides / pads */
+      {1, 8, 8, 5, 3, 3, 3, 1, 1, 2, 2, 2, 2},      /* multiplier 3, dilation 2 */
+      {1, 6, 7, 7, 4, 5, 3, 2, 1, 2, 1, 1, 2},      /* multiplier 4, 5x3, dilation 1,2 */
+      {1, 12, 12, 1, 4, 3, 3, 1, 1, 1, 1, 1, 1},    /* one input channel */
+      {1, 14, 14, 96, 1, 3, 3, 1, 1, 1, 1, 1, 1},   /* MobileNetV2-like */
+      {1, 7, 7, 300, 1, 3, 3, 2, 2, 1, 1, 1, 1},    /* > 256 channels */
+      {1, 5, 5, 70, 4, 3, 3, 1, 1, 1, 1, 1, 1},     /* 280 output channels, multiplier 4 */
+      {1, 9, 9, 20, 1, 7, 7, 1, 1, 3, 3, 1, 1},     /* 49 taps: two tap passes */
+      {1, 8, 8, 16, 1, 8, 8, 1, 1, 4, 4, 1, 1},     /* 64 taps */
+      {1, 3, 40, 24, 1, 1, 9, 1, 3, 0, 4, 1, 1},    /* 1x9, stride 3 */
+      {1, 4, 4, 15, 1, 3, 3, 3, 3, 5, 5, 1, 1},     /* padding past the image */
+      {1, 1, 1, 31, 1, 1, 1, 1, 1, 0, 0, 1, 1},     /* 1x1 */
+      {1, 6, 7, 48, 1, 3, 3, 1, 1, 1, 1, 1, 1},     /* whole 16-channel blocks */
+      {1, 5, 6, 144, 1, 3, 3, 2, 2, 0, 1, 1, 1},    /* 144: 32-channel blocks and a tail */
+      {1, 5, 5, 40, 1, 2, 2, 1, 1, 0, 0, 1, 1},     /* 4 taps (pairs only), 40 channels */
+      {1, 6, 6, 64, 1, 4, 8, 1, 1, 2, 4, 1, 1},     /* exactly 32 taps */
+      {2, 4, 9, 264, 1, 5, 5, 1, 2, 2, 2, 1, 1},    /* 264: a second pass of 8 channels */
+      {1, 10, 23, 37, 1, 3, 3, 1, 2, 2, 3, 2, 3},   /* dilation 2,3, stride 1,2, wide padding */
+      {1, 9, 30, 7, 1, 5, 5, 2, 1, 2, 2, 1, 1},     /* 7 channels (a tail only), 5x5 */
+      {1, 17, 17, 32, 1, 3, 3, 2, 2, 0, 1, 1, 1},   /* MobileNetV2's stride-2 32 channels */
+      {2, 5, 19, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1},     /* one channel, multiplier 1 */
+      {1, 4, 12, 520, 1, 3, 3, 1, 1, 1, 1, 1, 1},   /* 520: three passes, a tail of 8 */
+      {1, 6, 3, 19, 1, 3, 3, 1, 1, 1, 2, 1, 2},     /* no interior column (window wider) */
+      {1, 10, 10, 40, 2, 3, 3, 2, 2, 1, 1, 1, 1},   /* multiplier 2, 80 output channels */
+      {1, 9, 9, 12, 2, 7, 7, 1, 1, 3, 3, 1, 1},     /* multiplier 2, 49 taps */
+      {1, 13, 13, 10, 1, 11, 11, 1, 1, 5, 5, 1, 1}, /* 121 taps */
+      {1, 16, 18, 9, 1, 16, 16, 1, 1, 8, 8, 1, 1},  /* 256 taps: the fused kernel's limit */
+      {1, 17, 17, 8, 1, 17, 16, 1, 1, 8, 8, 1, 1},  /* 272 taps: past it (int64 sums) */
+      {1, 5, 7, 33, 3, 5, 5, 1, 2, 2, 2, 1, 1},     /* multiplier 3, 99 channels, 5x5 */
+      {1, 24, 25, 8, 1, 23, 23, 1, 1, 0, 1, 1, 1},  /* 529 taps: past int32 at the extremes */
   };
   tfcc_err err;
   memset(&err, 0, sizeof err);

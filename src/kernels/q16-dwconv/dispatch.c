@@ -28,7 +28,7 @@ enum { Q16_DW_MAX_B = 32 };
 
 size_t tfcc_q16_dw_packed_bytes(const tfcc_q16_dw_kernel *k, int32_t c, int32_t taps) {
   if (!k || !k->fused || !k->pack || !k->block || k->block > Q16_DW_MAX_B || c <= 0 || taps <= 0 ||
-      taps > TFCC_Q16_DW_MAX_TAPS)
+      taps > TFCC_Q16_DWF_MAX_TAPS)
     return 0;
   const size_t nb = ((size_t)c + k->block - 1) / k->block, npairs = ((size_t)taps + 1) / 2;
   return nb * npairs * 2 * k->block * sizeof(int16_t);
@@ -37,8 +37,8 @@ size_t tfcc_q16_dw_packed_bytes(const tfcc_q16_dw_kernel *k, int32_t c, int32_t 
 void tfcc_q16_dw_pack(const tfcc_q16_dw_kernel *k, int32_t c, int32_t taps, const int8_t *filter,
                       int16_t *dst) {
   const size_t bsz = k->block, npairs = ((size_t)taps + 1) / 2, nb = ((size_t)c + bsz - 1) / bsz;
-  const int8_t *wps[TFCC_Q16_DW_MAX_TAPS];
-  int8_t pad[TFCC_Q16_DW_MAX_TAPS][Q16_DW_MAX_B]; /* the last block's channels, zero past c */
+  const int8_t *wps[TFCC_Q16_DWF_MAX_TAPS];
+  int8_t pad[TFCC_Q16_DWF_MAX_TAPS][Q16_DW_MAX_B]; /* the last block's channels, zero past c */
   for (size_t b = 0; b < nb; b++) {
     const size_t c0 = b * bsz, n = (size_t)c - c0 < bsz ? (size_t)c - c0 : bsz;
     for (size_t t = 0; t < 2 * npairs; t++) {
@@ -57,6 +57,13 @@ void tfcc_q16_dw_pack(const tfcc_q16_dw_kernel *k, int32_t c, int32_t taps, cons
 
 bool tfcc_q16_dwconv_fits(const tfcc_conv_geom *g, const tfcc_conv_requant *q) {
   return g->in_c > 0 && g->out_c % g->in_c == 0 && q->input_offset == 0;
+}
+
+size_t tfcc_q16_dwconv_scratch_bytes(const tfcc_conv_geom *g) {
+  if (g->in_c <= 0 || g->out_c <= g->in_c || g->batches <= 0 || g->in_h <= 0 || g->in_w <= 0)
+    return 0;
+  const double n = (double)g->batches * g->in_h * g->in_w * g->out_c * sizeof(int16_t);
+  return n > (double)TFCC_Q16_DW_SPREAD_MAX ? 0 : (size_t)n;
 }
 
 typedef struct q16_dw_job {
@@ -158,8 +165,8 @@ static void q16_dw_fused_rows(const q16_dw_job *j, size_t r0, size_t r1, int32_t
   const tfcc_q16_dw_kernel *k = j->k;
   const size_t taps = (size_t)g->filter_h * (size_t)g->filter_w, npairs = (taps + 1) / 2;
   const int16_t *w = j->packed + (size_t)c0 / k->block * npairs * 2 * k->block;
-  const int16_t *xs[TFCC_Q16_DW_MAX_TAPS];
-  ptrdiff_t xstep[TFCC_Q16_DW_MAX_TAPS];
+  const int16_t *xs[TFCC_Q16_DWF_MAX_TAPS];
+  ptrdiff_t xstep[TFCC_Q16_DWF_MAX_TAPS];
   /* ox in [lo, hi): ox * sw - pw >= 0 and ox * sw - pw + dw * (fw - 1) <= in_w - 1 */
   const int64_t sw = g->stride_w, span = (int64_t)g->dil_w * (g->filter_w - 1);
   const int64_t last = (int64_t)g->in_w - 1 + g->pad_w - span;
@@ -202,10 +209,12 @@ static void q16_dw_rows(void *ctx, size_t r0, size_t r1) {
   _Alignas(64) int16_t wpk[TFCC_Q16_DW_MAX_TAPS * Q16_DW_CHUNK];
   q16_dw_fterms fterms;
   tfcc_q16_dw_rq frq;
+  /* the fused kernel on the layer packing (up to TFCC_Q16_DWF_MAX_TAPS taps) */
+  const bool fused = mult == 1 && taps <= TFCC_Q16_DWF_MAX_TAPS && k->fused && j->packed;
   const bool packed = use_pairs && j->packed;
   for (int32_t c0 = 0; c0 < g->out_c; c0 += Q16_DW_CHUNK) {
     const int32_t nc = g->out_c - c0 < Q16_DW_CHUNK ? g->out_c - c0 : Q16_DW_CHUNK;
-    if (packed && q16_dw_fterms_init(j, c0, nc, &fterms, &frq)) {
+    if (fused && q16_dw_fterms_init(j, c0, nc, &fterms, &frq)) {
       q16_dw_fused_rows(j, r0, r1, c0, nc, &frq);
       continue;
     }
@@ -270,15 +279,46 @@ static void q16_dw_rows(void *ctx, size_t r0, size_t r1) {
   }
 }
 
+/* Input rows [r0, r1) (row = b * in_h + iy) spread to out_c channels: x'[c] = x[c / mult]. */
+typedef struct q16_dw_spread_job {
+  const tfcc_conv_geom *g;
+  const int16_t *in;
+  int16_t *dst;
+} q16_dw_spread_job;
+
+static void q16_dw_spread_rows(void *ctx, size_t r0, size_t r1) {
+  const q16_dw_spread_job *j = ctx;
+  const size_t ic = (size_t)j->g->in_c, oc = (size_t)j->g->out_c, mult = oc / ic;
+  const size_t npix = (r1 - r0) * (size_t)j->g->in_w;
+  const int16_t *x = j->in + r0 * (size_t)j->g->in_w * ic;
+  int16_t *d = j->dst + r0 * (size_t)j->g->in_w * oc;
+  for (size_t p = 0; p < npix; p++, x += ic)
+    for (size_t i = 0; i < ic; i++)
+      for (size_t m = 0; m < mult; m++) *d++ = x[i];
+}
+
 void tfcc_q16_dwconv(tfcc_threadpool *pool, const tfcc_q16_dw_kernel *k, const tfcc_conv_geom *g,
                      const tfcc_conv_requant *q, const int16_t *in, const int8_t *filter,
                      const int16_t *packed, const int64_t *bias64, const int32_t *bias32,
-                     int16_t *out) {
-  const q16_dw_job j = {k, g, q, in, filter, packed, bias64, bias32, out};
+                     int16_t *out, void *scratch) {
   /* an empty output walks no row (2^30 batches of width 0: fuzz55) */
   if (g->out_w <= 0 || g->out_c <= 0) return;
-  const size_t rows = (size_t)g->batches * (size_t)g->out_h;
   const int threads = tfcc_threadpool_size(pool);
+  tfcc_conv_geom gs;
+  if (g->out_c != g->in_c && scratch && tfcc_q16_dwconv_scratch_bytes(g)) {
+    /* a depth multiplier above 1: the input spread once, then a multiplier of 1 */
+    const q16_dw_spread_job sj = {g, in, scratch};
+    const size_t in_rows = (size_t)g->batches * (size_t)g->in_h;
+    tfcc_threadpool_run_split(pool, in_rows, threads > 1 ? 4 * (size_t)threads : 1,
+                              q16_dw_spread_rows, (void *)&sj);
+    gs = *g;
+    gs.in_c = g->out_c;
+    g = &gs, in = scratch;
+  } else if (g->out_c != g->in_c) {
+    packed = NULL; /* the packing is the fused kernel's, which needs the spread input */
+  }
+  const q16_dw_job j = {k, g, q, in, filter, packed, bias64, bias32, out};
+  const size_t rows = (size_t)g->batches * (size_t)g->out_h;
   tfcc_threadpool_run_split(pool, rows, threads > 1 ? 4 * (size_t)threads : 1, q16_dw_rows,
                             (void *)&j);
 }

@@ -24,6 +24,10 @@
 #include "tfcc/tfcc.h"
 
 #define TFCC_Q16_DW_MAX_TAPS 32
+/* The fused kernel's and the layer packing's taps (tfcc_q16_dwf_fn): the int32 sums stay exact
+ * for up to 511 taps (t x 2^22 < 2^31); 256 keeps the kernel's tap pointers and tail rows
+ * (TFCC_Q16_DWF_MAX_TAPS x the block int16) small on the stack. */
+#define TFCC_Q16_DWF_MAX_TAPS 256
 
 typedef void (*tfcc_q16_dw_fn)(size_t taps, const int16_t *const *x, const int8_t *const *w,
                                size_t n, int64_t *acc);
@@ -81,8 +85,8 @@ static inline size_t tfcc_q16_dwf_chan(size_t block, size_t j) {
 }
 
 /* The fused tap-pair kernel (dwpair_body.h): for each of npix pixels, for channels c < nc, the
- * int32 sum over t < 2 * npairs of (int32)x_t[c] * w_t[c] (exact: at most TFCC_Q16_DW_MAX_TAPS
- * products of |x w| <= 2^22), requantized by r from the registers into out[c]. x: 2 * npairs
+ * int32 sum over t < 2 * npairs of (int32)x_t[c] * w_t[c] (exact: at most TFCC_Q16_DWF_MAX_TAPS
+ * products of |x w| <= 2^22, 2^30), requantized by r from the registers into out[c]. x: 2 * npairs
  * pointers of the first pixel (a padding tap a zero row of nc int16); pixel i reads
  * x[t] + i * xstep[t] and writes out + i * ostep. w: the layer's weights as tfcc_q16_dw_pack
  * packs them (whole blocks, zero past nc), r: ceil(nc / block) * block terms in lane order.
@@ -134,8 +138,8 @@ TFCC_Q16_DW_VARIANT(neon);
 TFCC_Q16_DW_VARIANT(wasmsimd);
 TFCC_Q16_DW_VARIANT(scalar);
 
-/* The layer packing of the fused kernel (depth multiplier 1, taps <= TFCC_Q16_DW_MAX_TAPS): a
- * filter [taps][c] of int8 as ceil(c / block) blocks of ceil(taps / 2) pairs of 2 * block
+/* The layer packing of the fused kernel (taps <= TFCC_Q16_DWF_MAX_TAPS; c output channels, any
+ * depth multiplier): a filter [taps][c] of int8 as ceil(c / block) blocks of ceil(taps / 2) pairs of 2 * block
  * int16 (k->pack's layout; zero past c and for an odd tap count's last tap). Its size in bytes
  * (0: not packable on k); the packing depends on the filter, k's block and lane order only
  * (a weights-cache block would be keyed by k->name). */
@@ -145,12 +149,19 @@ void tfcc_q16_dw_pack(const tfcc_q16_dw_kernel *k, int32_t c, int32_t taps, cons
 
 /* tfcc_dwconv_i16's results (kernels/ref/depthwise_conv.h) on k: input offset 0 (the 16x8
  * kernels' zero point) and out_c a multiple of in_c (tfcc_q16_dwconv_fits); pool may be NULL.
- * packed: NULL, or the filter as tfcc_q16_dw_pack packed it for k (depth multiplier 1): whole
- * pixels run on the fused kernel where the requantization allows. */
+ * packed: NULL, or the filter as tfcc_q16_dw_pack packed it for k (out_c channels): whole
+ * pixels run on the fused kernel where the requantization allows. A depth multiplier above 1
+ * takes the fused kernel only with scratch of tfcc_q16_dwconv_scratch_bytes(g) bytes (NULL:
+ * none): the input is spread there once to out_c channels (x'[c] = x[c / multiplier]), which
+ * then run as a depth multiplier of 1. */
 bool tfcc_q16_dwconv_fits(const tfcc_conv_geom *g, const tfcc_conv_requant *q);
+/* the spread input's bytes for a depth multiplier above 1 (batches x in_h x in_w x out_c
+ * int16), 0 for a multiplier of 1 or past TFCC_Q16_DW_SPREAD_MAX */
+#define TFCC_Q16_DW_SPREAD_MAX ((size_t)64 << 20)
+size_t tfcc_q16_dwconv_scratch_bytes(const tfcc_conv_geom *g);
 void tfcc_q16_dwconv(tfcc_threadpool *pool, const tfcc_q16_dw_kernel *k, const tfcc_conv_geom *g,
                      const tfcc_conv_requant *q, const int16_t *in, const int8_t *filter,
                      const int16_t *packed, const int64_t *bias64, const int32_t *bias32,
-                     int16_t *out);
+                     int16_t *out, void *scratch);
 
 #endif

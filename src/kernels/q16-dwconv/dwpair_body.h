@@ -12,7 +12,7 @@
  *                       [j0, j0 + DWP_B) (lane order), channels c < n stored to out[c]
  *   DWP_STEP_N, dwp_step_n(a, xa, xb, w, n)  optional: dwp_step on channels c < n < DWP_B
  *                       only, nothing past them read (else the tail is copied to a zero row)
- * Every sum stays within int32: at most TFCC_Q16_DW_MAX_TAPS products of |x w| <= 2^22. */
+ * Every sum stays within int32: at most TFCC_Q16_DWF_MAX_TAPS products of |x w| <= 2^22. */
 #include <string.h>
 
 #include "kernels/q16-dwconv/dwconv.h"
@@ -49,14 +49,14 @@ void TFCC_Q16_DWF_FN(size_t npairs, const int16_t *const *x, const ptrdiff_t *xs
                      size_t ostep) {
   const size_t nt = 2 * npairs, nfull = nc / DWP_B, tail = nc % DWP_B;
   const size_t wstep = npairs * 2 * DWP_B;
-  const int16_t *xp[TFCC_Q16_DW_MAX_TAPS];
+  const int16_t *xp[TFCC_Q16_DWF_MAX_TAPS];
 #ifndef DWP_STEP_N
   /* the channels past the last whole block, zero-padded to a block (zeroed once) */
-  _Alignas(64) int16_t xt[TFCC_Q16_DW_MAX_TAPS][DWP_B];
+  _Alignas(64) int16_t xt[TFCC_Q16_DWF_MAX_TAPS][DWP_B];
 #endif
   for (size_t t = 0; t < nt; t++) xp[t] = x[t];
 #ifndef DWP_STEP_N
-  if (tail) memset(xt, 0, sizeof xt);
+  if (tail) memset(xt, 0, nt * sizeof xt[0]);
 #endif
   for (size_t i = 0; i < npix; i++) {
     if (i) { /* the next pixel (no pointer past the last one is formed) */

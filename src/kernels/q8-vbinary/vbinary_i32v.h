@@ -5,30 +5,13 @@
 #define TFCC_KERNELS_Q8_VBINARY_VBINARY_I32V_H
 
 #include "kernels/q8-vbinary/vbinary.h"
-
-/* gemmlowp RoundingDivideByPOT (half away from zero), shift e in [0, 31]. */
-typedef struct rdiv {
-  __m128i e;
-  i32v mask, thr;
-} rdiv;
-
-static inline rdiv rdiv_make(int32_t e) {
-  const uint32_t mask = (uint32_t)((1ull << e) - 1u);
-  rdiv r = {_mm_cvtsi32_si128(e), i32v_set((int32_t)mask), i32v_set((int32_t)(mask >> 1))};
-  return r;
-}
-
-static inline i32v rdbpot(i32v x, const rdiv *d) {
-  const i32v rem = i32v_and(x, d->mask);
-  const i32v thr = i32v_sub(d->thr, i32v_srai(x, 31));
-  return i32v_inc_gt(i32v_sra(x, d->e), rem, thr);
-}
+#include "kernels/simd/i32v_rdiv.h"
 
 typedef struct vparams {
   bool s;
   i32v zo, lo, hi;
   i32v bias, am, bm, aoff, boff;
-  __m128i sh, ls, ols;
+  i32v_shc sh, ls, ols;
   i32v aqm, bqm, oqm;
   rdiv ard, brd, ord;
   f32v scale, flo, fhi;
@@ -44,9 +27,9 @@ static inline void vparams_make(vparams *v, const tfcc_q8_vbinary_params *p) {
   v->bm = i32v_set(p->b_mult);
   v->aoff = i32v_set(p->a_off);
   v->boff = i32v_set(p->b_off);
-  v->sh = _mm_cvtsi32_si128(p->shift);
-  v->ls = _mm_cvtsi32_si128(p->left_shift);
-  v->ols = _mm_cvtsi32_si128(p->out_ls);
+  v->sh = i32v_shc_make(p->shift);
+  v->ls = i32v_shc_make(p->left_shift);
+  v->ols = i32v_shc_make(p->out_ls);
   v->aqm = i32v_set(p->a_qm);
   v->bqm = i32v_set(p->b_qm);
   v->oqm = i32v_set(p->out_qm);

@@ -2,14 +2,20 @@
  * each defining the same names, so that the int32-lane arithmetic of a quantized kernel (q8
  * elementwise, q8 resize) is written once for both widths, as f32v.h does for float32.
  *
- * Every header defines (and includes its f32v header, whose f32v the conversions use):
+ * The x86 headers (i32v_avx2.h, i32v_avx512.h) define all of the names below (and include their
+ * f32v header, whose f32v the conversions use); i32v_neon.h and i32v_wasmsimd.h define the
+ * int32 arithmetic up to i32v_srdhm, i32v_shc and i32v_ld / i32v_st (what kernels/simd/
+ * i32v_rdiv.h and the int16 softmax use):
  *   i32v                a vector of I32V_N int32 lanes
  *   I32V_N              lanes
  *   i32v_set(x)                         every lane x
  *   i32v_add, i32v_sub, i32v_mullo      wrapping int32 add, subtract, low 32 bits of the product
  *   i32v_min, i32v_max, i32v_and
  *   i32v_slli(x, k), i32v_srai(x, k)    shift by a constant k (macros)
- *   i32v_sll(x, c), i32v_sra(x, c)      shift by the count in the low 64 bits of __m128i c
+ *   i32v_shc, i32v_shc_make(k)          a shift count k >= 0 as the variable shifts take it
+ *                                      (x86: the low 64 bits of an __m128i)
+ *   i32v_sll(x, c), i32v_sra(x, c)      shift by the count c (an i32v_shc): a count past 31
+ *                                      gives 0 (sll) or the sign in every bit (sra)
  *   i32v_inc_gt(q, a, b)                q + 1 in the lanes where a > b (signed), else q
  *   i32v_srdhm(x, m)                    gemmlowp SaturatingRoundingDoublingHighMul for
  *                                      m != INT32_MIN: (x * m + 2^30) >> 31 per lane

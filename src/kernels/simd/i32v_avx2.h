@@ -23,8 +23,10 @@ static inline i32v i32v_max(i32v a, i32v b) { return _mm256_max_epi32(a, b); }
 static inline i32v i32v_and(i32v a, i32v b) { return _mm256_and_si256(a, b); }
 #define i32v_slli(x, k) _mm256_slli_epi32((x), (k))
 #define i32v_srai(x, k) _mm256_srai_epi32((x), (k))
-static inline i32v i32v_sll(i32v x, __m128i c) { return _mm256_sll_epi32(x, c); }
-static inline i32v i32v_sra(i32v x, __m128i c) { return _mm256_sra_epi32(x, c); }
+typedef __m128i i32v_shc;
+static inline i32v_shc i32v_shc_make(int k) { return _mm_cvtsi32_si128(k); }
+static inline i32v i32v_sll(i32v x, i32v_shc c) { return _mm256_sll_epi32(x, c); }
+static inline i32v i32v_sra(i32v x, i32v_shc c) { return _mm256_sra_epi32(x, c); }
 static inline i32v i32v_inc_gt(i32v q, i32v a, i32v b) {
   return _mm256_sub_epi32(q, _mm256_cmpgt_epi32(a, b)); /* the comparison's true is -1 */
 }

@@ -22,8 +22,10 @@ static inline i32v i32v_max(i32v a, i32v b) { return _mm512_max_epi32(a, b); }
 static inline i32v i32v_and(i32v a, i32v b) { return _mm512_and_si512(a, b); }
 #define i32v_slli(x, k) _mm512_slli_epi32((x), (k))
 #define i32v_srai(x, k) _mm512_srai_epi32((x), (k))
-static inline i32v i32v_sll(i32v x, __m128i c) { return _mm512_sll_epi32(x, c); }
-static inline i32v i32v_sra(i32v x, __m128i c) { return _mm512_sra_epi32(x, c); }
+typedef __m128i i32v_shc;
+static inline i32v_shc i32v_shc_make(int k) { return _mm_cvtsi32_si128(k); }
+static inline i32v i32v_sll(i32v x, i32v_shc c) { return _mm512_sll_epi32(x, c); }
+static inline i32v i32v_sra(i32v x, i32v_shc c) { return _mm512_sra_epi32(x, c); }
 static inline i32v i32v_inc_gt(i32v q, i32v a, i32v b) {
   return _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(a, b), q, _mm512_set1_epi32(1));
 }

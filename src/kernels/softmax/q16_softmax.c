@@ -1,5 +1,5 @@
-/* int16 softmax dispatch table (x86 vector variants, the reference elsewhere) and threaded
- * driver (rows split over the pool). */
+/* int16 softmax dispatch table (vector variants on x86, NEON and SIMD128; the reference
+ * otherwise) and threaded driver (rows split over the pool). */
 #include "base/threadpool.h"
 #include "kernels/dispatch_table.h"
 #include "kernels/softmax/softmax.h"
@@ -11,8 +11,11 @@ static void q16_softmax_ref(const int16_t *in, int16_t *out, size_t rows, size_t
 
 static const tfcc_q16_softmax_kernel kernels[] = {
     TFCC_KERNELS_X86({"q16-softmax-avx512", TFCC_ISA_AVX512, tfcc_q16_softmax_avx512},
-                     {"q16-softmax-avx2", TFCC_ISA_AVX2, tfcc_q16_softmax_avx2}){
-        "q16-softmax-ref", TFCC_ISA_GENERIC, q16_softmax_ref},
+                     {"q16-softmax-avx2", TFCC_ISA_AVX2, tfcc_q16_softmax_avx2})
+        TFCC_KERNELS_ARM64({"q16-softmax-neon", TFCC_ISA_NEON, tfcc_q16_softmax_neon})
+            TFCC_KERNELS_WASMSIMD(
+                {"q16-softmax-wasmsimd", TFCC_ISA_WASMSIMD, tfcc_q16_softmax_wasmsimd}){
+                "q16-softmax-ref", TFCC_ISA_GENERIC, q16_softmax_ref},
 };
 TFCC_DISPATCH_TABLE_FNS(tfcc_q16_softmax, tfcc_q16_softmax_kernel)
 

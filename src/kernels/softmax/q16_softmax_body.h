@@ -1,18 +1,30 @@
 /* int16 SOFTMAX rows (reference_ops::SoftmaxInt16, kernels/ref/softmax.c) over the i32v
- * primitives (kernels/simd/i32v.h), I32V_N elements a step: the row's maximum; each exp as
- * MultiplyByQuantizedMultiplier of x - max, recentred and saturated, looked up in the exp table
- * with its interpolation (both table entries of a segment from one 32-bit gather at the int16
- * index); the sum of the exps (int32, wrapping as the reference's); 1 / sum in scalar code; each
- * exp times the reciprocal with the rounding right shift. The product, at most 2^30 in
- * magnitude, and its rounding term (at most 2^29) stay inside int32, so the reference's int64
- * arithmetic (whose negative branch is a floor) is the lanes' arithmetic shift. Tails run the
- * reference's element functions. The including file first includes its ISA's i32v_<isa>.h and
- * defines ld16(p) (I32V_N int16 at p, widened), st16(p, x) (the lanes, int16 values, stored as
- * I32V_N int16), lut_pair(lut, idx) (per lane the int32 at int16 index idx of lut, i.e.
- * lut[idx] | lut[idx + 1] << 16) and TFCC_Q16_SOFTMAX_FN. */
-#include "kernels/q8-vbinary/vbinary_i32v.h"
+ * primitives (kernels/simd/i32v.h; x86, NEON and SIMD128 builds), I32V_N elements a step: the
+ * row's maximum; each exp as MultiplyByQuantizedMultiplier of x - max, recentred and saturated,
+ * looked up in the exp table with its interpolation (both table entries of a segment from one
+ * 32-bit load at the int16 index); the sum of the exps (int32, wrapping as the reference's);
+ * 1 / sum in scalar code; each exp times the reciprocal with the rounding right shift. The
+ * product, at most 2^30 in magnitude, and its rounding term (at most 2^29) stay inside int32, so
+ * the reference's int64 arithmetic (whose negative branch is a floor) is the lanes' arithmetic
+ * shift. Tails run the reference's element functions. The including file first includes its
+ * ISA's i32v_<isa>.h and defines ld16(p) (I32V_N int16 at p, widened), st16(p, x) (the lanes,
+ * int16 values, stored as I32V_N int16), lut_pair(lut, idx) (per lane the int32 at int16 index
+ * idx of lut, i.e. lut[idx] | lut[idx + 1] << 16: a gather; or TFCC_Q16_SOFTMAX_LANE_LUT for the
+ * body's lane-by-lane loads) and TFCC_Q16_SOFTMAX_FN. */
+#include "kernels/simd/i32v_rdiv.h"
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
+
+#ifdef TFCC_Q16_SOFTMAX_LANE_LUT
+#include <string.h>
+
+static inline i32v lut_pair(const int16_t *lut, i32v idx) {
+  int32_t ix[I32V_N], v[I32V_N];
+  i32v_st(ix, idx);
+  for (int l = 0; l < I32V_N; l++) memcpy(&v[l], lut + ix[l], sizeof v[l]);
+  return i32v_ld(v);
+}
+#endif
 
 /* tfcc_lut16_lookup on lanes holding int16 values */
 static inline i32v q16sm_lookup(const int16_t *lut, i32v v) {
@@ -25,7 +37,7 @@ static inline i32v q16sm_lookup(const int16_t *lut, i32v v) {
 
 TFCC_Q16_SOFTMAX_DECL(TFCC_Q16_SOFTMAX_FN) {
   const int ls = p->input_shift > 0 ? p->input_shift : 0;
-  const __m128i vls = _mm_cvtsi32_si128(ls);
+  const i32v_shc vls = i32v_shc_make(ls);
   const rdiv rd = rdiv_make(p->input_shift > 0 ? 0 : -p->input_shift);
   const i32v qm = i32v_set(p->input_multiplier), lo = i32v_set(-32768), hi = i32v_set(32767);
   int32_t lanes[I32V_N];
@@ -61,7 +73,7 @@ TFCC_Q16_SOFTMAX_DECL(TFCC_Q16_SOFTMAX_FN) {
       continue;
     }
     const i32v vr = i32v_set(recip), vround = i32v_set(rs > 0 ? 1 << (rs - 1) : 0);
-    const __m128i vrs = _mm_cvtsi32_si128(rs);
+    const i32v_shc vrs = i32v_shc_make(rs);
     for (c = 0; c + I32V_N <= depth; c += I32V_N) {
       const i32v y = i32v_sra(i32v_add(i32v_mullo(ld16(out + c), vr), vround), vrs);
       st16(out + c, i32v_min(i32v_max(y, i32v_set(0)), hi));

@@ -58,9 +58,10 @@ TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_neon);
 TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_wasmsimd);
 TFCC_F32_SOFTMAX_DECL(tfcc_f32_softmax_scalar);
 
-/* int16 -> int16 (reference_ops::SoftmaxInt16, tfcc_softmax_i16) bit for bit: AVX-512 and AVX2
- * variants of one body over the i32v primitives (q16_softmax_body.h: the table lookups as 32-bit
- * gathers of both entries of a segment); elsewhere the reference runs. */
+/* int16 -> int16 (reference_ops::SoftmaxInt16, tfcc_softmax_i16) bit for bit: AVX-512, AVX2,
+ * NEON and SIMD128 variants of one body over the i32v primitives (q16_softmax_body.h: the table
+ * lookups as 32-bit gathers of both entries of a segment on x86, lane loads on NEON and
+ * SIMD128); the generic row is the reference. */
 typedef void (*tfcc_q16_softmax_fn)(const int16_t *in, int16_t *out, size_t rows, size_t depth,
                                     const tfcc_softmax_i16_params *p);
 
@@ -83,6 +84,8 @@ void tfcc_q16_softmax_run(struct tfcc_threadpool *pool, const tfcc_q16_softmax_k
             const tfcc_softmax_i16_params *p)
 TFCC_Q16_SOFTMAX_DECL(tfcc_q16_softmax_avx512);
 TFCC_Q16_SOFTMAX_DECL(tfcc_q16_softmax_avx2);
+TFCC_Q16_SOFTMAX_DECL(tfcc_q16_softmax_neon);
+TFCC_Q16_SOFTMAX_DECL(tfcc_q16_softmax_wasmsimd);
 
 /* 8-bit softmax (uint8 -> uint8, int8 -> int8) as tfcc_softmax_q8, byte for byte: rows rows of
  * depth, u8 for uint8 (else int8); lk looks up the byte tables. One body for the vector
