@@ -20,7 +20,8 @@
 #   6. WebAssembly: scripts/build-wasm.sh (Emscripten from apt when missing; skipped when it cannot
 #      be had), the Node tests of the npm package tfcc-wasm and its headless-Chromium page test
 #      (chromium from apt when missing; ctest in build-wasm/), and the threads build's Node test
-#      (2 threads on worker_threads against 1 and TFLite; build-wasm-threads/).
+#      (2 threads on worker_threads against 1 and TFLite; build-wasm-threads/), and the SIMD128
+#      kernel drivers in Node (scripts/check-wasm-kernels.sh).
 #   7. ThreadSanitizer: clang -fsanitize=thread build of the library, the tfcc command and the
 #      concurrency tests (thread pool, concurrent sessions, hot weight update and file reads
 #      under rewrites, tfcc serve's reload, batching, queue and drain tests); any data race or
@@ -249,6 +250,9 @@ else
   TFCC_SHARED_DIR="$shared" stage ctest-wasm ctest --test-dir build-wasm --output-on-failure -j "$jobs"
   ctest_summary "$logs/ctest-wasm.log"
   echo "   ($STAGE_TIME)"
+  # i16x60: the SIMD128 kernel drivers (tests/wasm/*_node.c) against the reference kernels in Node
+  stage wasm-kernels bash -c 'sh scripts/check-wasm-kernels.sh; rc=$?; [ $rc -eq 0 ] || [ $rc -eq 77 ]'
+  echo "   SIMD128 kernel drivers: $(tail -n 1 "$logs/wasm-kernels.log") ($STAGE_TIME)"
   # the threads build (pthreads on Node's worker_threads): 2 threads against 1 and TFLite
   # (its test runs on Node without relaxed SIMD, so no relaxed-SIMD binary: the plain build's
   # relaxed twin above covers those sources)
