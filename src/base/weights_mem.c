@@ -333,8 +333,10 @@ void tfcc_wmem_free(void *p) {
 
 void tfcc_wmem_small_first(bool on) { t_small = on; }
 
-void tfcc_wmem_trim(void) {
-  if (!USE_MAP) return;
+size_t tfcc_wmem_trim(const void **small) {
+  size_t small_len = 0;
+  if (small) *small = NULL;
+  if (!USE_MAP) return 0;
   pthread_mutex_lock(&g_lock);
   region *c = g_cur;
   if (c && c->live) {
@@ -349,7 +351,11 @@ void tfcc_wmem_trim(void) {
 #endif
       (void)madvise((uint8_t *)c + from, end - from, MADV_DONTNEED);
       const size_t k = end / HUGE - 1; /* every block in it ours, our packing over */
-      if (k < NHP && c->hp_owner[k] == &t_self && !c->hp_spare[k]) c->hp_sealed[k] = 1;
+      if (k < NHP && c->hp_owner[k] == &t_self && !c->hp_spare[k]) {
+        c->hp_sealed[k] = 1;
+        if (small) *small = (uint8_t *)c + k * HUGE;
+        small_len = c->used - k * HUGE;
+      }
     } else if (end <= c->committed && end / HUGE - 1 < NHP) {
       /* kept whole: one huge page again if a block's tail left it in 4 KiB pages */
       const size_t k = end / HUGE - 1;
@@ -358,4 +364,5 @@ void tfcc_wmem_trim(void) {
     }
   }
   pthread_mutex_unlock(&g_lock);
+  return small_len;
 }
