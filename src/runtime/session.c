@@ -156,7 +156,7 @@ void (*tfcc_session_touch_hook)(const tfcc_weights *w);
  * built), the constants its plan reads in place (touch_consts) and the last packed bytes, which
  * the load's trim left in 4 KiB pages (tfcc_wmem_trim: on the test VM the first user access of
  * each cost the first run of a small model 0.4-1 ms). Later sessions of the same weights find
- * them read: session creation no longer pays them again (docs/weights_cache.md, "close18"). */
+ * them read: session creation no longer pays them again (docs/bench.md, "close18"). */
 static void touch_generation(tfcc_session *s) {
   tfcc_model *m = s->model;
   tfcc_weights *w = tfcc_weights_acquire(m);
