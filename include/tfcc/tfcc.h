@@ -594,8 +594,12 @@ typedef struct tfcc_session_options {
   size_t struct_size; /* sizeof(tfcc_session_options) */
   int reserved;
   int prefault;      /* 0 (the default): every page of the arena is touched at creation, and
-                   every page of the model's weights cache file read (once per model), so that
-                   the first run takes no page faults there and costs what a later one does
+                   the pages of the weights the first run would read for the first time (the
+                   weights cache file's, the last packed weights where the load left them in
+                   4 KiB pages, the constants read in place) are read, once per weights
+                   generation (the first session of a model, or of new weights after an
+                   update), so that the first run takes no page faults there and costs what a
+                   later one does
                    (the pages a run writes and reads are made resident here instead of in the
                    first run: a session created and never run holds its arena resident).
                    1: that, and the model's first such session also makes the packed

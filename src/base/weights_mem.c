@@ -62,6 +62,7 @@ static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static const char g_mixed;
 static _Thread_local char t_self;  /* its address names the calling thread (hp_owner) */
 static _Thread_local bool t_small; /* tfcc_wmem_small_first */
+static _Thread_local bool t_cut;   /* the thread cut a block since its last tfcc_wmem_trim */
 static region *g_cur;              /* the region blocks are cut from */
 
 /* len bytes (a multiple of HUGE) of address space, 2 MiB aligned, inaccessible until committed
@@ -191,6 +192,7 @@ static void retire(region *c) {
  * tfcc_wmem_small_first) costs no system call (was one each: 22 for MobileNetV2 f32). Returns
  * the caller's bytes. */
 static void *cut_block(region *c, size_t off, size_t need, bool populate) {
+  t_cut = true;
   c->used = off + need;
   c->live++;
   count_pages(c, off, need, 1);
@@ -333,8 +335,10 @@ void tfcc_wmem_free(void *p) {
 
 void tfcc_wmem_small_first(bool on) { t_small = on; }
 
-void tfcc_wmem_trim(void) {
-  if (!USE_MAP) return;
+size_t tfcc_wmem_trim(const void **small) {
+  size_t small_len = 0;
+  if (small) *small = NULL;
+  if (!USE_MAP) return 0;
   pthread_mutex_lock(&g_lock);
   region *c = g_cur;
   if (c && c->live) {
@@ -349,7 +353,15 @@ void tfcc_wmem_trim(void) {
 #endif
       (void)madvise((uint8_t *)c + from, end - from, MADV_DONTNEED);
       const size_t k = end / HUGE - 1; /* every block in it ours, our packing over */
-      if (k < NHP && c->hp_owner[k] == &t_self && !c->hp_spare[k]) c->hp_sealed[k] = 1;
+      if (k < NHP && c->hp_owner[k] == &t_self && !c->hp_spare[k]) {
+        c->hp_sealed[k] = 1;
+        /* named only when this packing cut the last block: a load that cut none would
+         * name another load's page, which that model's free could give back */
+        if (t_cut) {
+          if (small) *small = (uint8_t *)c + k * HUGE;
+          small_len = c->used - k * HUGE;
+        }
+      }
     } else if (end <= c->committed && end / HUGE - 1 < NHP) {
       /* kept whole: one huge page again if a block's tail left it in 4 KiB pages */
       const size_t k = end / HUGE - 1;
@@ -357,5 +369,7 @@ void tfcc_wmem_trim(void) {
         c->hp_small[k] = 0;
     }
   }
+  t_cut = false;
   pthread_mutex_unlock(&g_lock);
+  return small_len;
 }

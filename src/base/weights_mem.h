@@ -69,7 +69,13 @@ void tfcc_wmem_small_first(bool on);
  * blocks have filled are made huge pages again: rebuilt at once (a fresh huge page, a copy,
  * mremap over) where the calling thread cut all their blocks, else advised for khugepaged to
  * collapse. In 4 KiB pages they were a source of latency tail (bench/README.md, "The tail at 1
- * thread"). Call it from the thread that did the load's packing, once that packing is over. */
-void tfcc_wmem_trim(void);
+ * thread"). Call it from the thread that did the load's packing, once that packing is over.
+ * Returns the bytes, from *small (small may be NULL), of the huge page it left in 4 KiB pages
+ * when the calling thread cut every block in it (written: its packing is over) and the last
+ * one since its previous trim, up to the end of that block: this load's last packed weights
+ * (and its thread's earlier ones on that page), which a run reads through 4 KiB pages (on a VM
+ * that shadows page tables, the first user access of each costs: a session's creation reads
+ * them, runtime/session.c). 0 (*small NULL) otherwise. */
+size_t tfcc_wmem_trim(const void **small);
 
 #endif

@@ -103,6 +103,10 @@ struct tfcc_model {
   _Atomic(tfcc_exec_plan *) spare_plan;
 };
 
+/* Called when a session's creation read its generation's pages (runtime/session.c,
+ * touch_generation; tests only). */
+extern void (*tfcc_session_touch_hook)(const tfcc_weights *w);
+
 struct tfcc_session {
   tfcc_model *model;
   tfcc_err err;
@@ -153,9 +157,11 @@ tfcc_status tfcc_model_build(tfcc_runtime *rt, const uint8_t *data, size_t size,
  * model's graph and g a new weights generation: bound node by node as ref is, and checked
  * against it after init. */
 tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t size, tfcc_graph *g,
-                                  const tfcc_graph *ref, struct tfcc_wcache *wc, tfcc_err *err);
+                                  const tfcc_graph *ref, struct tfcc_wcache *wc, tfcc_weights *w,
+                                  tfcc_err *err);
 /* (wc: the packed-weights cache operators take their blocks from and offer theirs to: the
- * model's for the first load, the generation's for an update; NULL: none.) */
+ * model's for the first load, the generation's for an update; NULL: none. w: the generation g
+ * holds the weights of, which records where its last packed bytes lie in 4 KiB pages.) */
 
 struct stat;
 /* The packed-weights cache of a weight update over data[0..size): the model's cache path and

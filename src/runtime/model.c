@@ -466,7 +466,8 @@ static __attribute__((noinline)) tfcc_status read_peeked(tfcc_model_file *f, con
 }
 
 tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t size, tfcc_graph *g,
-                                  const tfcc_graph *ref, struct tfcc_wcache *wc, tfcc_err *err) {
+                                  const tfcc_graph *ref, struct tfcc_wcache *wc, tfcc_weights *w,
+                                  tfcc_err *err) {
   const bool first = ref == NULL;
   tfcc_status st = first && m->peek_file && data == m->peek_file->data
                        ? read_peeked(m->peek_file, data, size, g, err)
@@ -536,7 +537,8 @@ tfcc_status tfcc_model_load_graph(tfcc_model *m, const uint8_t *data, size_t siz
   if (!first && (st = tfcc_weights_check_signature(ref, g, true, err)) != TFCC_OK) return st;
   if (first && m->crel_on) tfcc_const_release_prepare(&m->crel);
   st = validate_shapes(m, g, first, err);
-  tfcc_wmem_trim(); /* the packing is over (the prepare pass packs) */
+  /* the packing is over (the prepare pass packs) */
+  w->small_len = tfcc_wmem_trim(&w->small);
   return st == TFCC_OK || first ? st : tfcc_err_prefix(err, "new weights");
 }
 
@@ -816,12 +818,14 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   m->owned_user = owned_user;
   m->cow = cow;
   m->file_copy = mapping && holes && !holes->mapped && !holes->cow;
+  m->gen0.consts_copy = m->file_copy;
   m->holes_file = holes && holes->n_holes ? holes : NULL;
   m->kept_premapped = holes ? holes->mapped_bytes : 0;
   m->peek_file = holes && holes->n_maps && holes->fd >= 0 ? holes : NULL;
   for (size_t i = 0; m->holes_file && i < holes->n_holes; i++)
     m->file_unread += holes->holes[i].len;
   atomic_init(&m->gen0.refs, 1);
+  atomic_init(&m->gen0.touched, 0);
   m->gen0.graph = &m->graph;
   atomic_init(&m->weights, &m->gen0);
   atomic_init(&m->spare_plan, NULL);
@@ -882,7 +886,8 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   /* the zeros past the file's end go now, before the packing makes the load's peak (the last
    * huge page is split: its pages are then gathered by the kernel) */
   if (holes && mapping == holes->region) tfcc_model_file_trim_tail(holes);
-  if (st == TFCC_OK) st = tfcc_model_load_graph(m, data, size, &m->graph, NULL, m->wcache, err);
+  if (st == TFCC_OK)
+    st = tfcc_model_load_graph(m, data, size, &m->graph, NULL, m->wcache, &m->gen0, err);
   if (whole) tfcc_kernel_copy_whole_remove(mapping);
   if (m->crel_on) tfcc_const_release_seal(&m->crel);
   /* what was not read from the file and not released: read now (nothing reads released bytes) */
@@ -900,7 +905,10 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
   if (st == TFCC_OK && m->wcache && m->file_copy) st = cache_kept_pages(m, err);
   if (m->crel_on) tfcc_const_release_deferred(&m->crel); /* after the kept pages' copy */
   if (st == TFCC_OK) tfcc_wcache_finish(m->wcache);
-  tfcc_wmem_trim();             /* the packing is over */
+  /* the packing is over (what the first trim recorded stays when this one finds none) */
+  const void *small = NULL;
+  const size_t small_len = tfcc_wmem_trim(&small);
+  if (small_len) m->gen0.small = small, m->gen0.small_len = small_len;
   m->opts.weights_cache = NULL; /* the caller's string: read during the load only */
   m->opts.weights_cache_sink = NULL;
   tfcc_ir_subgraph *sg = st == TFCC_OK ? &m->graph.subgraphs[0] : NULL;

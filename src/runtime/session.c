@@ -135,6 +135,44 @@ static void touch_consts(const tfcc_exec_plan *p) {
 #endif
 }
 
+/* Reads a byte of each page of [p, p + n). */
+static void read_pages(const uint8_t *p, size_t n) {
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  const long sz = sysconf(_SC_PAGESIZE);
+  const size_t pg = sz > 0 ? (size_t)sz : 4096;
+  uint8_t sum = 0;
+  for (size_t o = 0; o < n; o += pg) sum ^= ((const volatile uint8_t *)p)[o];
+  (void)sum;
+#else
+  (void)p, (void)n;
+#endif
+}
+
+void (*tfcc_session_touch_hook)(const tfcc_weights *w);
+
+/* The default prefault's reads of the session's generation (the current one, referenced
+ * meanwhile: a generation retired since the plan was made is not read), once per generation
+ * and subgraph: the weights cache's pages (generation 0; an update's cache is read when it is
+ * built), the constants its plan reads in place (touch_consts) and the last packed bytes, which
+ * the load's trim left in 4 KiB pages (tfcc_wmem_trim: on the test VM the first user access of
+ * each cost the first run of a small model 0.4-1 ms). Later sessions of the same weights find
+ * them read: session creation no longer pays them again (docs/bench.md, "close18"). */
+static void touch_generation(tfcc_session *s) {
+  tfcc_model *m = s->model;
+  tfcc_weights *w = tfcc_weights_acquire(m);
+  const unsigned bit = s->subgraph < 32 ? 1u << s->subgraph : 0u;
+  if (w == s->gen && (!bit || !(atomic_load(&w->touched) & bit))) {
+    if (w == &m->gen0) tfcc_wcache_prefault(m->wcache);
+    /* not under TFCC_DEBUG_RELEASE_TRAP: the pages it gave back stay resident there, made
+     * inaccessible, where mincore cannot tell them from kept ones */
+    if (w->consts_copy && !m->crel.trap) touch_consts(&s->plan);
+    read_pages(w->small, w->small_len);
+    atomic_fetch_or(&w->touched, bit);
+    if (tfcc_session_touch_hook) tfcc_session_touch_hook(w);
+  }
+  tfcc_weights_release(m, w);
+}
+
 /* Builds the plan against generation w (referenced by the caller). */
 static tfcc_status replan_on(tfcc_session *s, tfcc_weights *w) {
   tfcc_exec_plan next;
@@ -346,10 +384,10 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
      * (the default: what the first run would pay, paid here once; docs/weights_cache.md,
      * "cache59") */
     if (s->plan.arena) memset(s->plan.arena, 0, s->plan.arena_bytes);
-    tfcc_wcache_prefault(m->wcache);
-    /* not under TFCC_DEBUG_RELEASE_TRAP: the pages it gave back stay resident there, made
-     * inaccessible, where mincore cannot tell them from kept ones */
-    if (m->file_copy && !m->crel.trap) touch_consts(&s->plan);
+    if (planned(s))
+      touch_generation(s);
+    else /* no plan yet (placeholder shapes): the cache still */
+      tfcc_wcache_prefault(m->wcache);
   } else if (prefault == TFCC_PREFAULT_BACKGROUND) {
     /* the cache's blocks read ahead of the first run on a thread of their own (once per
      * model; stopped at this session's destroy if still running). Not the default: on the

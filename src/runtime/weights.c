@@ -271,7 +271,7 @@ static tfcc_status build_generation(tfcc_model *m, tfcc_weights *w, const uint8_
   w->graph = &w->own_graph;
   tfcc_status s = tfcc_model_update_cache_open(m, data, size, st, &w->wcache, err);
   if (s != TFCC_OK) return s;
-  s = tfcc_model_load_graph(m, data, size, &w->own_graph, &m->graph, w->wcache, err);
+  s = tfcc_model_load_graph(m, data, size, &w->own_graph, &m->graph, w->wcache, w, err);
   /* the first run on the new weights takes no page fault on the cache's blocks (as the file
    * itself is read up front) */
   if (s == TFCC_OK) tfcc_wcache_prefault(w->wcache);
@@ -405,6 +405,7 @@ static tfcc_status update_begin(tfcc_model *m, tfcc_weights **out, tfcc_err *err
   tfcc_weights *w = calloc(1, sizeof *w);
   if (!w) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
   atomic_init(&w->refs, 1);
+  atomic_init(&w->touched, 0);
   *out = w;
   return TFCC_OK;
 }
@@ -432,6 +433,7 @@ static tfcc_status update_file(tfcc_model *m, const char *path, tfcc_err *errp) 
   if (st == TFCC_OK) {
     w->mapping = f.region; /* the generation owns the bytes from here */
     w->mapping_size = f.region_size;
+    w->consts_copy = !f.mapped && !f.cow;
     map_ms = now_ms() - t0;
     st = build_generation(m, w, f.data, f.size, f.settled ? &f.st : NULL, &err);
   }
@@ -476,6 +478,7 @@ static tfcc_status update_buffer(tfcc_model *m, const void *data, size_t size, t
       st = tfcc_err_set(&err, TFCC_ERR_NO_MEMORY, "out of memory copying %zu bytes", size);
     } else {
       memcpy(w->owned, data, size);
+      w->consts_copy = true;
       map_ms = now_ms() - t0;
       st = build_generation(m, w, w->owned, size, NULL, &err);
     }

@@ -33,6 +33,16 @@ typedef struct tfcc_weights {
                                  the cache at the model's path, made for these weights; freed
                                  after the params that point into it */
   struct tfcc_weights *next;  /* all generations >= 1 of the model, newest first */
+  /* its constants are a private anonymous copy (generation 0: tfcc_model.file_copy; >= 1: an
+   * update's copy of its file or buffer), where mincore tells which pages are resident */
+  bool consts_copy;
+  /* the last packed bytes of its load, on a huge page the load's trim left in 4 KiB pages
+   * (tfcc_wmem_trim; NULL, 0: none) */
+  const void *small;
+  size_t small_len;
+  /* bit k: a session of subgraph k (k < 32) read this generation's pages at its creation
+   * (runtime/session.c, touch_generation): later sessions do not read them again */
+  atomic_uint touched;
 } tfcc_weights;
 
 /* Reference to the model's current generation. Lock-free; never fails. */

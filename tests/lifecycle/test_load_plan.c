@@ -444,6 +444,66 @@ static bool check_default_prefault(tfcc_runtime *rt, const char *path, const cha
   return mapped;
 }
 
+/* The generations tfcc_session_touch_hook saw read, in order. */
+static const tfcc_weights *g_touched[8];
+static int g_n_touched;
+static void on_touch(const tfcc_weights *w) {
+  if (g_n_touched < 8) g_touched[g_n_touched] = w;
+  g_n_touched++;
+}
+
+/* The default prefault reads a generation's pages (its constants read in place, its last packed
+ * bytes on 4 KiB pages, its cache) at the first session of it only: a second session of the
+ * same weights reads nothing again, nor one with TFCC_PREFAULT_OFF; after a weight update the
+ * first session of the new generation reads it, once; a session of a second model reads its
+ * own. Outputs of every session equal. A load from the file whose packing left its last huge
+ * page split names those bytes (tfcc_weights.small). */
+static void check_touch_once(tfcc_runtime *rt, const char *path) {
+  size_t size = 0;
+  uint8_t *bytes = tfcc_test_read_file(path, &size);
+  tfcc_model *m = load(rt, path, NULL, true), *m2 = load(rt, path, NULL, true);
+  CHECK(bytes && m && m2);
+  tfcc_session *s[6] = {0};
+  io_set want, x;
+  bool have_want = false;
+  if (!bytes || !m || !m2) goto out;
+  g_n_touched = 0;
+  tfcc_session_touch_hook = on_touch;
+  s[0] = session_pf(m, 0);
+  CHECKF(g_n_touched == 1 && g_touched[0] == &m->gen0, "%s: first session: %d reads", path,
+         g_n_touched);
+  s[1] = session_pf(m, 0);
+  s[2] = session_pf(m, TFCC_PREFAULT_OFF);
+  CHECKF(g_n_touched == 1, "%s: later sessions of the same weights: %d reads, want 1", path,
+         g_n_touched);
+  s[3] = session_pf(m2, 0);
+  CHECKF(g_n_touched == 2 && g_touched[1] == &m2->gen0, "%s: another model: %d reads", path,
+         g_n_touched);
+  CHECK(tfcc_model_update_weights_buffer(m, bytes, size) == TFCC_OK);
+  const tfcc_weights *gen1 = atomic_load(&m->weights);
+  s[4] = session_pf(m, 0);
+  s[5] = session_pf(m, 0);
+  CHECKF(g_n_touched == 3 && g_touched[2] == gen1 && gen1 != &m->gen0,
+         "%s: after an update: %d reads, want 3 (the new generation once)", path, g_n_touched);
+  tfcc_session_touch_hook = NULL;
+  for (int k = 0; k < 6; k++)
+    CHECKF(s[k] != NULL, "%s: session %d: %s", path, k, tfcc_last_error());
+  if (!s[0] || !io_make(s[0], &want) || !run2(s[0], &want)) goto out;
+  have_want = true;
+  for (int k = 1; k < 6; k++) {
+    if (!s[k] || !io_make(s[k], &x)) continue;
+    CHECKF(run2(s[k], &x) && same_outputs(&x, &want), "%s: session %d: outputs", path, k);
+    io_free(&x);
+  }
+out:
+  tfcc_session_touch_hook = NULL;
+  if (have_want) io_free(&want);
+  for (int k = 0; k < 6; k++) tfcc_session_destroy(s[k]);
+  tfcc_model_release(m);
+  tfcc_model_release(m2);
+  free(bytes);
+}
+
 typedef struct racer {
   tfcc_model *m;
   pthread_barrier_t *bar;
@@ -528,6 +588,7 @@ int main(void) {
   check_race(rt2, p);
   check_background(rt, p, tmpdir);
   int arena_mapped = check_default_prefault(rt, p, tmpdir);
+  check_touch_once(rt, p);
   snprintf(p, sizeof p, "%s/conv_2d_i8_3x3_valid_s2_relu.tflite", conf);
   check_update_first(rt, p, tmpdir);
   check_cache(rt, p, tmpdir);
@@ -542,6 +603,7 @@ int main(void) {
     check_cache(rt2, p, tmpdir);
     check_background(rt2, p, tmpdir);
     arena_mapped += check_default_prefault(rt, p, tmpdir);
+    check_touch_once(rt, p);
   }
   if (!arena_mapped) /* the conformance models' arenas are heap blocks */
     fprintf(stderr,

@@ -84,7 +84,7 @@ static void small_first_page(void) {
   /* 24 blocks of 1.5 kB + the region's header: 11 pages or so, not 2 MiB */
   CHECKF(resident(page, page + HP) <= ((size_t)64 << 10), "%zu bytes resident",
          resident(page, page + HP));
-  tfcc_wmem_trim();
+  tfcc_wmem_trim(NULL);
   CHECK(resident(page, page + HP) <= ((size_t)64 << 10));
   for (int i = 0; i < NB; i++) CHECK(filled(b[i], SZ, (uint8_t)(0x40 + i)));
   for (int i = 0; i < NB; i++) tfcc_wmem_free(b[i]);
@@ -123,7 +123,7 @@ static void tail_page_rebuilt(void) {
   memset(b, 0x22, nb);
   memset(c, 0x23, nc);
   memset(d, 0x24, 200 << 10);
-  tfcc_wmem_trim();
+  tfcc_wmem_trim(NULL);
   CHECK(vm_flags(t, fl, sizeof fl, &huge) && strstr(fl, " nh") == NULL && strstr(fl, " hg"));
   /* huge pages where the region before it got them (the rebuilt page is a mapping of its own) */
   long before = 0;
@@ -179,7 +179,7 @@ static void spare_rewholes_trimmed_page(void) {
   uint8_t *p = tfcc_wmem_alloc(100000);
   CHECK(p != NULL);
   if (!p) return;
-  tfcc_wmem_trim();
+  tfcc_wmem_trim(NULL);
   uint8_t *ps = tfcc_wmem_alloc_spare(4000, true);
   CHECK(ps != NULL && vm_flags((uintptr_t)p, fl, sizeof fl, &huge) && strstr(fl, " nh") != NULL);
   tfcc_wmem_free(ps);
@@ -189,7 +189,15 @@ static void spare_rewholes_trimmed_page(void) {
   CHECK(b != NULL);
   if (!b) return;
   const uintptr_t bpage = (uintptr_t)b & ~(HP - 1);
-  tfcc_wmem_trim();
+  /* the trim names what it left in 4 KiB pages: the page's start to the block's end (a
+   * session's creation reads those pages, runtime/session.c) */
+  const void *small = NULL;
+  const size_t small_len = tfcc_wmem_trim(&small);
+  const size_t b_end = (size_t)((uintptr_t)b + (700000 + 63) / 64 * 64 - bpage);
+  CHECKF((uintptr_t)small == bpage && small_len == b_end, "trim: %p + %zu, want %p + %zu", small,
+         small_len, (void *)bpage, b_end);
+  /* again, nothing cut since: none named (a load that packs nothing names no other's page) */
+  CHECK(tfcc_wmem_trim(&small) == 0 && small == NULL);
   uint8_t *bs = tfcc_wmem_alloc_spare(40000, false);
   CHECK(bs != NULL && ((uintptr_t)bs & ~(HP - 1)) == bpage);
   CHECK(vm_flags(bpage, fl, sizeof fl, &huge) && strstr(fl, " nh") != NULL);
@@ -202,7 +210,8 @@ static void spare_rewholes_trimmed_page(void) {
   memset(a, 0x71, 700000);
   const uintptr_t page = (uintptr_t)a & ~(HP - 1);
   CHECK((uintptr_t)a + 700000 - page >= ((size_t)512 << 10));
-  tfcc_wmem_trim(); /* 1.3 MiB unused: given back, the page in 4 KiB pages */
+  /* 1.3 MiB unused: given back, the page in 4 KiB pages */
+  CHECK(tfcc_wmem_trim(NULL) == (uintptr_t)a + (700000 + 63) / 64 * 64 - page);
   CHECK(vm_flags(page, fl, sizeof fl, &huge) && strstr(fl, " nh") != NULL);
   uint8_t *s = tfcc_wmem_alloc_spare(40000, true);
   CHECK(s != NULL && ((uintptr_t)s & ~(HP - 1)) == page);
@@ -271,7 +280,7 @@ int main(void) {
     const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
     const uintptr_t from = ((uintptr_t)x + 100000 + pg - 1) & ~(uintptr_t)(pg - 1);
     const uintptr_t to = ((uintptr_t)x + HP) & ~(HP - 1);
-    tfcc_wmem_trim();
+    tfcc_wmem_trim(NULL);
     unsigned char v[512];
     size_t res = 0;
     if (to - from >= ((size_t)256 << 10) && mincore((void *)from, to - from, v) == 0)
