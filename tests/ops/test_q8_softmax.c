@@ -17,6 +17,7 @@
 #include "kernels/kernel_families.h"
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 5959u;
@@ -120,17 +121,11 @@ int main(void) {
     CHECK(tfcc_q8_softmax_select((tfcc_isa)isa) != NULL);
   const tfcc_q8_lut_kernel *lk = tfcc_q8_lut_select(best);
   int tested = 0;
-  for (int i = 0; i < tfcc_q8_softmax_kernel_count(); i++) {
-    const tfcc_q8_softmax_kernel *k = tfcc_q8_softmax_kernel_at(i);
-    if (!tfcc_kernel_isa_fits(k->isa, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT(tfcc_q8_softmax, k, best) {
     sweep(k, lk);
     /* the other q8-lut variants on the byte-table path */
-    for (int li = 0; li < tfcc_q8_lut_kernel_count(); li++) {
-      const tfcc_q8_lut_kernel *l = tfcc_q8_lut_kernel_at(li);
-      if (l == lk || !tfcc_kernel_isa_fits(l->isa, best)) continue;
+    TFCC_EACH_VARIANT(tfcc_q8_lut, l, best) {
+      if (l == lk) continue;
       for (int mode = 0; mode < 8; mode++) {
         run_case(k, l, NULL, TFCC_UINT8, 9, 200, mode, &params[0], false);
         run_case(k, l, NULL, TFCC_INT8, 9, 200, mode, &params[1], false);

@@ -20,6 +20,7 @@
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 2024u;
@@ -180,15 +181,11 @@ int main(void) {
   for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++)
     CHECK(tfcc_f32_softmax_select((tfcc_isa)isa) != NULL);
   int tested = 0;
-  for (int i = 0; i < tfcc_f32_softmax_kernel_count(); i++) {
-    const tfcc_f32_softmax_kernel *k = tfcc_f32_softmax_kernel_at(i);
-    if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
+  TFCC_EACH_VARIANT(tfcc_f32_softmax, k, best) {
     test_f32(k, pool);
     tested++;
   }
-  for (int i = 0; i < tfcc_q8_lut_kernel_count(); i++) {
-    const tfcc_q8_lut_kernel *k = tfcc_q8_lut_kernel_at(i);
-    if (!tfcc_kernel_isa_fits(k->isa, best)) continue;
+  TFCC_EACH_VARIANT(tfcc_q8_lut, k, best) {
     test_q8(k);
     tested++;
   }
