@@ -52,8 +52,8 @@ static void run(const job *j) {
                         j->dt == TFCC_INT8 ? -128 : 0);
         break;
       case 3:
-        tfcc_q8_softmax_run(NULL, j->qk, j->lk, j->dt, j->in, j->dt, j->out, j->outer, j->depth,
-                            j->table, 1.f / 256, j->dt == TFCC_INT8 ? -128 : 0);
+        tfcc_q8_softmax_run(NULL, j->qk, j->lk, j->dt == TFCC_UINT8, j->in, j->out, j->outer,
+                            j->depth, j->table, 1.f / 256, j->dt == TFCC_INT8 ? -128 : 0);
         break;
       case 4: tfcc_ref_concat(j->n, j->parts, j->inner, (int64_t)j->outer, j->out); break;
       case 5: tfcc_concat_copy(j->n, j->parts, j->inner, (int64_t)j->outer, j->out); break;

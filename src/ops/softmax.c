@@ -27,6 +27,9 @@ typedef struct softmax_op {
   bool xnn_f32;                     /* float32, beta 1, either mode: XNNPACK's softmax */
   tfcc_xnn_softmax_order xnn_order; /* REFERENCE mode: the older XNNPACK's sum */
   bool eigen_f32; /* ref9: REFERENCE mode where the classic interpreter delegates nothing */
+  /* uint8 -> uint8, int8 -> int8: the q8-softmax variant these output parameters run on,
+   * chosen at init (tfcc_q8_softmax_pick); NULL: the reference (8-bit -> int16) */
+  const tfcc_q8_softmax_kernel *q8;
 } softmax_op;
 
 static tfcc_status setup(void *params, const tfcc_ir_node *node, const tfcc_ir_tensor *in,
@@ -90,6 +93,9 @@ static tfcc_status init(tfcc_init_ctx *ctx) {
     /* ref9: a subgraph the classic interpreter leaves to its builtin kernels: Eigen's softmax */
     p->eigen_f32 = p->head.in_type == TFCC_FLOAT32 && tfcc_ref_builtin_float_range(ctx);
     if (p->eigen_f32) p->xnn_f32 = false;
+    const tfcc_dtype it = p->head.in_type;
+    if (ctx->ks && it == p->head.out_type && (it == TFCC_UINT8 || it == TFCC_INT8))
+      p->q8 = tfcc_q8_softmax_pick(ctx->ks->q8_softmax, it == TFCC_UINT8, p->out_scale, p->out_zp);
   }
   return st;
 }
@@ -129,9 +135,11 @@ static tfcc_status eval(tfcc_op_ctx *ctx) {
                            (int16_t *)ctx->out[0]->data, outer, depth, &p->i16);
       break;
     default:
-      if (!tfcc_q8_softmax_run(ctx->pool, ctx->ks->q8_softmax, ctx->ks->q8_lut, p->head.in_type,
-                               in->data, p->head.out_type, ctx->out[0]->data, outer, depth,
-                               p->table, p->out_scale, p->out_zp))
+      if (p->q8)
+        tfcc_q8_softmax_run(ctx->pool, p->q8, ctx->ks->q8_lut, p->head.in_type == TFCC_UINT8,
+                            (const uint8_t *)in->data, (uint8_t *)ctx->out[0]->data, outer, depth,
+                            p->table, p->out_scale, p->out_zp);
+      else
         tfcc_softmax_q8(p->head.in_type, in->data, p->head.out_type, ctx->out[0]->data, outer,
                         depth, p->table, p->out_scale, p->out_zp);
       break;
@@ -145,9 +153,7 @@ static const char *kernel(const tfcc_op_ctx *ctx) {
   if (p->head.in_type == TFCC_FLOAT32 && p->eigen_f32) return "eigen";
   if (p->head.in_type == TFCC_FLOAT32 && p->xnn_f32) return ctx->ks->tflite_f32->name;
   if (p->head.in_type == TFCC_FLOAT32) return p->beta >= 0.f ? ctx->ks->f32_softmax->name : "ref";
-  if (p->head.in_type == p->head.out_type &&
-      (p->head.in_type == TFCC_UINT8 || p->head.in_type == TFCC_INT8))
-    return ctx->ks->q8_softmax->name;
+  if (p->q8) return p->q8->name;
   if (p->head.in_type == TFCC_INT16) return ctx->ks->q16_softmax->name;
   return "ref";
 }

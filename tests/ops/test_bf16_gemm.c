@@ -17,6 +17,7 @@
 #include "kernels/bf16-gemm/gemm.h"
 #include "kernels/ref/conv.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;
@@ -60,9 +61,8 @@ static void test_rounding(void) {
     src[i] = from_bits(i % 7 == 0 ? (x & 0x807fffffu) : x); /* every 7th subnormal */
   }
   tfcc_bf16_cvt_scalar(src, want, N);
-  for (int ki = 0; ki < tfcc_bf16_gemm_kernel_count(); ki++) {
-    const tfcc_bf16_gemm_kernel *k = tfcc_bf16_gemm_kernel_at(ki);
-    if (!tfcc_bf16_gemm_runnable(k)) continue;
+  TFCC_EACH_VARIANT_IF(tfcc_bf16_gemm, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_),
+                       tfcc_bf16_gemm_runnable(k)) {
     for (int n = 0; n <= 70; n++) {
       got[n] = 0xABCD;
       k->cvt(src + 3, got, (size_t)n);
@@ -263,12 +263,8 @@ int main(void) {
                                  {20, 144, 24},
                                  {9, 40, 7}};
   int tested = 0;
-  for (int ki = 0; ki < tfcc_bf16_gemm_kernel_count(); ki++) {
-    const tfcc_bf16_gemm_kernel *k = tfcc_bf16_gemm_kernel_at(ki);
-    if (!tfcc_bf16_gemm_runnable(k)) {
-      printf("skip %s (CPU lacks its features)\n", k->name);
-      continue;
-    }
+  TFCC_EACH_VARIANT_IF(tfcc_bf16_gemm, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_),
+                       tfcc_bf16_gemm_runnable(k)) {
     tested++;
     double max_rel16 = 0.0;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {

@@ -12,18 +12,13 @@
 #include "kernels/f32-gemm/conv.h"
 #include "kernels/ref/conv.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;
 static float frand(void) {
   rng = rng * 1664525u + 1013904223u;
   return (float)((rng >> 8) & 0xFFFF) / 32768.0f - 1.0f;
-}
-
-static bool runnable(tfcc_isa k, tfcc_isa best) {
-  if (k == TFCC_ISA_GENERIC) return true;
-  if (k == TFCC_ISA_NEON || best == TFCC_ISA_NEON) return k == best;
-  return k <= best;
 }
 
 /* The GEMM kernel of the same level (its packing layout, and the path to compare bits with). */
@@ -130,9 +125,7 @@ int main(void) {
   CHECK(!tfcc_f32_direct_conv_fits(&g));
   int tested = 0;
   static const int ocs[] = {1, 7, 16, 17, 32, 33, 70};
-  for (int ki = 0; ki < tfcc_f32_direct_conv_kernel_count(); ki++) {
-    const tfcc_f32_direct_conv_kernel *k = tfcc_f32_direct_conv_kernel_at(ki);
-    if (!runnable(k->isa, best)) continue;
+  TFCC_EACH_VARIANT(tfcc_f32_direct_conv, k, best) {
     tested++;
     for (size_t oi = 0; oi < sizeof ocs / sizeof ocs[0]; oi++) {
       const int oc = ocs[oi];

@@ -15,6 +15,7 @@
 #include "kernels/f32-gemm/gemm.h"
 #include "kernels/ref/conv.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;
@@ -24,12 +25,6 @@ static float frand(void) {
 }
 static void fill(float *p, size_t n) {
   for (size_t i = 0; i < n; i++) p[i] = frand();
-}
-
-static bool runnable(const tfcc_f32_gemm_kernel *k, tfcc_isa best) {
-  if (k->isa == TFCC_ISA_GENERIC) return true;
-  if (k->isa == TFCC_ISA_NEON || best == TFCC_ISA_NEON) return k->isa == best;
-  return k->isa <= best;
 }
 
 /* The f32-vbinary ADD of one element with the clamp (kernels/ref/binary.c order). */
@@ -130,12 +125,7 @@ int main(void) {
   tfcc_err err = {0};
   CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
   int tested = 0;
-  for (int ki = 0; ki < tfcc_f32_gemm_kernel_count(); ki++) {
-    const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_kernel_at(ki);
-    if (!runnable(k, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT(tfcc_f32_gemm, k, best) {
     tested++;
     test_epilogue(k);
     const float lo[3] = {-INFINITY, 0.0f, 0.0f}, hi[3] = {INFINITY, INFINITY, 6.0f};

@@ -11,18 +11,13 @@
 #include "kernels/f32-dwconv/dwconv.h"
 #include "kernels/ref/depthwise_conv.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 777u;
 static float frand(void) {
   rng = rng * 1664525u + 1013904223u;
   return (float)((rng >> 8) & 0xFFFF) / 32768.0f - 1.0f;
-}
-
-static bool runnable(tfcc_isa k, tfcc_isa best) {
-  if (k == TFCC_ISA_GENERIC) return true;
-  if (k == TFCC_ISA_NEON || best == TFCC_ISA_NEON) return k == best;
-  return k <= best;
 }
 
 static void test_dwm(const tfcc_f32_dwconv_kernel *k, tfcc_threadpool *pool, int batches, int ih,
@@ -95,9 +90,7 @@ int main(void) {
   CHECK(tfcc_f32_dwconv_select(TFCC_ISA_GENERIC)->isa == TFCC_ISA_GENERIC);
   int tested = 0;
   static const int chans[] = {1, 7, 32, 33, 67};
-  for (int ki = 0; ki < tfcc_f32_dwconv_kernel_count(); ki++) {
-    const tfcc_f32_dwconv_kernel *k = tfcc_f32_dwconv_kernel_at(ki);
-    if (!runnable(k->isa, best)) continue;
+  TFCC_EACH_VARIANT(tfcc_f32_dwconv, k, best) {
     tested++;
     for (size_t ci = 0; ci < sizeof chans / sizeof chans[0]; ci++) {
       const int c = chans[ci];
@@ -125,9 +118,7 @@ int main(void) {
   /* MobileNet's widths under 256 (AVX-512 compiles the interior rows with these channel
    * counts as constants): stride 1 and 2, SAME and VALID, 2 output rows per pass and 1 */
   static const int mobile[] = {96, 144, 192};
-  for (int ki = 0; ki < tfcc_f32_dwconv_kernel_count(); ki++) {
-    const tfcc_f32_dwconv_kernel *k = tfcc_f32_dwconv_kernel_at(ki);
-    if (!runnable(k->isa, best)) continue;
+  TFCC_EACH_VARIANT(tfcc_f32_dwconv, k, best) {
     for (size_t ci = 0; ci < sizeof mobile / sizeof mobile[0]; ci++) {
       const int c = mobile[ci];
       tfcc_threadpool *p = ci % 2 ? pool2 : NULL;
@@ -143,9 +134,7 @@ int main(void) {
    * within the stack tile): 3x3 and 5x5, stride 1 and 2, SAME and VALID, a partial last
    * block, batches split across threads mid-image, a 1x1 image; and images just too large */
   static const int wide[] = {256, 259};
-  for (int ki = 0; ki < tfcc_f32_dwconv_kernel_count(); ki++) {
-    const tfcc_f32_dwconv_kernel *k = tfcc_f32_dwconv_kernel_at(ki);
-    if (!runnable(k->isa, best)) continue;
+  TFCC_EACH_VARIANT(tfcc_f32_dwconv, k, best) {
     for (size_t ci = 0; ci < sizeof wide / sizeof wide[0]; ci++) {
       const int c = wide[ci];
       for (int s = 1; s <= 2; s++) {

@@ -12,6 +12,7 @@
 #include "kernels/f32-gemm/gemv.h"
 #include "kernels/ref/conv.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 12345u;
@@ -21,12 +22,6 @@ static float frand(void) {
 }
 static void fill(float *p, size_t n) {
   for (size_t i = 0; i < n; i++) p[i] = frand();
-}
-
-static bool runnable(const tfcc_f32_gemm_kernel *k, tfcc_isa best) {
-  if (k->isa == TFCC_ISA_GENERIC) return true;
-  if (k->isa == TFCC_ISA_NEON || best == TFCC_ISA_NEON) return k->isa == best;
-  return k->isa <= best;
 }
 
 /* Relative-to-magnitude tolerance: |got - want| <= 1e-5 * (sum |a*b| + |bias|) + 1e-6. */
@@ -296,12 +291,7 @@ int main(void) {
                                  {27, 45, 300},
                                  {196, 40, 64}};
   int tested = 0;
-  for (int ki = 0; ki < tfcc_f32_gemm_kernel_count(); ki++) {
-    const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_kernel_at(ki);
-    if (!runnable(k, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT(tfcc_f32_gemm, k, best) {
     tested++;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
       const int M = sizes[s][0], N = sizes[s][1], K = sizes[s][2];

@@ -12,18 +12,13 @@
 #include "kernels/f32-gemm/gemm.h"
 #include "kernels/f32-gemm/gemv.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 99u;
 static float frand(void) {
   rng = rng * 1664525u + 1013904223u;
   return (float)((rng >> 8) & 0xFFFF) / 32768.0f - 1.0f;
-}
-
-static bool runnable(tfcc_isa k, tfcc_isa best) {
-  if (k == TFCC_ISA_GENERIC) return true;
-  if (k == TFCC_ISA_NEON || best == TFCC_ISA_NEON) return k == best;
-  return k <= best;
 }
 
 static void test_gemv(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int K, int N, bool bias,
@@ -74,9 +69,7 @@ int main(void) {
   static const int ns[] = {1, 31, 32, 33, 100, 129, 1000};
   static const int ks[] = {1, 7, 32, 33, 100, 1280};
   int tested = 0;
-  for (int ki = 0; ki < tfcc_f32_gemm_kernel_count(); ki++) {
-    const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_kernel_at(ki);
-    if (!runnable(k->isa, best)) continue;
+  TFCC_EACH_VARIANT(tfcc_f32_gemm, k, best) {
     tested++;
     for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
       for (size_t kj = 0; kj < sizeof ks / sizeof ks[0]; kj++) {

@@ -18,6 +18,7 @@
 #include "kernels/ref/conv.h"
 #include "conv_family_test_util.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 /* Error bound relative to sum |w x| + |bias| (float32 eps = 1.2e-7; seen: see main). */
@@ -28,12 +29,6 @@ static uint32_t rng = 777u;
 static float frand(void) {
   rng = rng * 1664525u + 1013904223u;
   return (float)((rng >> 8) & 0xFFFF) / 32768.0f - 1.0f;
-}
-
-static bool runnable(tfcc_isa k, tfcc_isa best) {
-  if (k == TFCC_ISA_GENERIC) return true;
-  if (k == TFCC_ISA_NEON || best == TFCC_ISA_NEON) return k == best;
-  return k <= best;
 }
 
 static double worst[2][5]; /* by on the fly, tile size m */
@@ -248,9 +243,7 @@ int main(void) {
   };
   const float act[4][2] = {{-INFINITY, INFINITY}, {0.0f, INFINITY}, {0.0f, 6.0f}, {-1.0f, 1.0f}};
   int tested = 0;
-  for (int ki = 0; ki < tfcc_f32_wino_kernel_count(); ki++) {
-    const tfcc_f32_wino_kernel *k = tfcc_f32_wino_kernel_at(ki);
-    if (!runnable(k->isa, best)) continue;
+  TFCC_EACH_VARIANT(tfcc_f32_wino, k, best) {
     tested++;
     for (int m = 2; m <= 4; m += 2) {
       for (int otf = 0; otf < 2; otf++) {

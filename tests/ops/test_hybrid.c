@@ -35,6 +35,7 @@
 #include "kernels/q8-gemm/gemm.h"
 #include "npy_load.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 #include "tfcc/tfcc.h"
 
@@ -101,9 +102,8 @@ static void test_schemes(void) {
   for (int i = 0; i < N; i++) v[i] = frand(-3.7f, 11.0f);
   v[17] = 0.5f; /* ties */
   v[18] = -0.5f;
-  for (int i = 0; i < tfcc_qz_kernel_count(); i++) {
-    const tfcc_qz_kernel *k = tfcc_qz_kernel_at(i);
-    if (!tfcc_qz_usable(k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+  TFCC_EACH_VARIANT_IF(tfcc_qz, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_),
+                       tfcc_qz_usable(k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) {
     for (size_t n = 1; n <= N; n += 97) {
       float s1, s2;
       int32_t z1, z2;
@@ -623,9 +623,7 @@ static void test_tflite_f32(void) {
   g->sigmoid(special, yg, 12);
   CHECK(yg[0] == 0.5f && yg[1] == 0.5f && yg[8] == 1.0f && yg[9] == 0.0f && yg[10] == 1.0f &&
         yg[11] == 0.0f);
-  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
-    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
-    if (!tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+  TFCC_EACH_VARIANT(tfcc_tflite_f32, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
     for (size_t len = n; len + 13 > n; len--) { /* tails */
       k->sigmoid(in.data, y, len);
       CHECKF(memcmp(y, ref.data, len * sizeof(float)) == 0, "%s sigmoid n=%zu", k->name, len);
@@ -810,9 +808,7 @@ static void xnn_dwconv_case_d(int H, int W, int C, int k, int stride, int pad, i
   tfcc_xnn_dwconv_f32_rows(&cg, x, w, with_bias ? b : NULL, lo, hi, o1, 0, rows);
   CHECKF(memcmp(o1, want, on * sizeof(float)) == 0, "portable dwconv %dx%dx%d k%d s%d p%d", H, W, C,
          k, stride, pad);
-  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
-    const tfcc_tflite_f32_kernel *kk = tfcc_tflite_f32_kernel_at(i);
-    if (!tfcc_isa_level_fits(kk->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+  TFCC_EACH_VARIANT(tfcc_tflite_f32, kk, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
     memset(o, 0, on * sizeof(float));
     kk->dwconv_rows(&cg, x, w, with_bias ? b : NULL, lo, hi, o, 0, rows / 2 + 1);
     kk->dwconv_rows(&cg, x, w, with_bias ? b : NULL, lo, hi, o, rows / 2 + 1, rows);
@@ -1679,9 +1675,7 @@ static void xnn_conv_c4_case(int H, int W, int C, int OC, int k, int stride, int
   if (wp) {
     const int rows = 2 * cg.out_h;
     tfcc_xnn_conv_c4_f32_rows(&cg, x, wp, ocp, bias ? b : NULL, -3.0f, 5.0f, want, 0, rows);
-    for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
-      const tfcc_tflite_f32_kernel *kk = tfcc_tflite_f32_kernel_at(i);
-      if (!tfcc_isa_level_fits(kk->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+    TFCC_EACH_VARIANT(tfcc_tflite_f32, kk, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
       for (size_t j = 0; j < on + 16; j++) o[j] = 1234.5f;
       kk->conv_c4_rows(&cg, x, wp, ocp, bias ? b : NULL, -3.0f, 5.0f, o, 0, rows / 2);
       kk->conv_c4_rows(&cg, x, wp, ocp, bias ? b : NULL, -3.0f, 5.0f, o, rows / 2, rows);
@@ -1716,9 +1710,7 @@ static void fc_eigen_case(int B, int K, int U, bool with_bias, float lo, float h
   for (int i = 0; i < U; i++) bias[i] = frand(-4.0f, 4.0f);
   tfcc_fc_f32_eigen(&d, x, w, with_bias ? bias : NULL, lo, hi, want);
   tfcc_fc_eigen_pack(w, U, K, wp);
-  for (int i = 0; i < tfcc_fc_eigen_kernel_count(); i++) {
-    const tfcc_fc_eigen_kernel *k = tfcc_fc_eigen_kernel_at(i);
-    if (!tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+  TFCC_EACH_VARIANT(tfcc_fc_eigen, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
     const size_t n = (size_t)B * (size_t)U;
     for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f; /* guard past the output */
     k->fn(&d, false, x, w, NULL, with_bias ? bias : NULL, lo, hi, got, scratch, 0, U);
@@ -1785,9 +1777,7 @@ static void fc_gemv_case(int B, int K, int U, bool with_bias, float lo, float hi
   tfcc_fc_f32_eigen_gemv(&d, x, w, with_bias ? bias : NULL, lo, hi, want);
   tfcc_fc_eigen_pack(w, U, K, wp);
   const int32_t u16 = U / 32 * 16;
-  for (int i = 0; i < tfcc_fc_eigen_kernel_count(); i++) {
-    const tfcc_fc_eigen_kernel *k = tfcc_fc_eigen_kernel_at(i);
-    if (!tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_))) continue;
+  TFCC_EACH_VARIANT(tfcc_fc_eigen, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
     const float *b = with_bias ? bias : NULL;
     for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f; /* guard past the output */
     k->fn(&d, true, x, w, wp, b, lo, hi, got, NULL, 0, U);
@@ -2089,9 +2079,7 @@ static void xnn_bmm_case(int nb_l, int nb_r, int M, int K, int N, bool adj_x, bo
   }
   bmm_operands(l, ln, r, rn);
   tfcc_bmm_f32_xnn(&d, l, r, want);
-  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
-    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
-    if (!xnn_k_runs(k)) continue;
+  TFCC_EACH_VARIANT(tfcc_tflite_f32, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
     for (int t = 0; t < XNN_POOLS; t++) { /* 1-4 threads */
       for (size_t j = 0; j < on + 16; j++) got[j] = 1234.5f;
       tfcc_xnn_bmm_run(g_pools[t], k, &d, l, r, got, scratch);
@@ -2122,9 +2110,7 @@ static void eigen_gemm_case(int M, int K, int N) {
   bmm_operands(l, ln, r, rn);
   for (int j = 0; j < N; j++) bias[j] = frand(-1.0f, 1.0f);
   tfcc_eigen_bmm_f32(&d, l, r, want);
-  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
-    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
-    if (!xnn_k_runs(k)) continue;
+  TFCC_EACH_VARIANT(tfcc_tflite_f32, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
     for (size_t j = 0; j < on + 16; j++) got[j] = 1234.5f;
     tfcc_eigen_gemm_kn_f32(k->eigen_gemm, l, r, M, K, N, NULL, -INFINITY, INFINITY, got);
     CHECKF(memcmp(got, want, on * sizeof(float)) == 0 && got[on] == 1234.5f,
@@ -2158,9 +2144,7 @@ static void eigen_softmax_case(size_t outer, size_t depth, float beta) {
   for (size_t i = 0; i < n; i++) x[i] = frand(-30.0f, 30.0f);
   if (n > 8) x[1] = -INFINITY, x[2] = -0.0f, x[n - 1] = NAN;
   tfcc_eigen_softmax_f32(x, want, outer, depth, beta, NULL);
-  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
-    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
-    if (!xnn_k_runs(k)) continue;
+  TFCC_EACH_VARIANT(tfcc_tflite_f32, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
     for (size_t j = 0; j < n + 16; j++) got[j] = 1234.5f;
     tfcc_eigen_softmax_f32(x, got, outer, depth, beta, k->expf);
     CHECKF(memcmp(got, want, n * sizeof(float)) == 0 && got[n] == 1234.5f,
@@ -2261,9 +2245,7 @@ static void test_tflite_f32_vec(void) {
   const tfcc_tflite_f32_kernel *g = tfcc_tflite_f32_kernel_at(tfcc_tflite_f32_kernel_count() - 1);
   for (int ap = 0; ap < 2; ap++) {
     tfcc_gelu_f32_xnn(x, want, N, ap);
-    for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
-      const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
-      if (!xnn_k_runs(k)) continue;
+    TFCC_EACH_VARIANT(tfcc_tflite_f32, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
       for (size_t len = N; len + 20 > N; len--) {
         for (int j = 0; j < N + 16; j++) got[j] = 1234.5f;
         k->gelu(x, got, len, tfcc_gelu_xnn_rational(ap));
@@ -2276,9 +2258,7 @@ static void test_tflite_f32_vec(void) {
   /* sweep18: TANH (XNNPACK's rational 9/8, LiteRT's): every variant the portable loop's bits,
    * every tail, special values and both clamps */
   tfcc_tanh_f32_xnn(x, want, N);
-  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
-    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
-    if (!xnn_k_runs(k)) continue;
+  TFCC_EACH_VARIANT(tfcc_tflite_f32, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
     for (size_t len = N; len + 20 > N; len--) {
       for (int j = 0; j < N + 16; j++) got[j] = 1234.5f;
       k->tanh(x, got, len);
@@ -2296,9 +2276,7 @@ static void test_tflite_f32_vec(void) {
                         4.0001e-4f, 7.9053f,     -7.9054f, 1e-3f};
   memcpy(xe + 20, near, sizeof near);
   tfcc_tanh_f32_eigen(xe, want, N);
-  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
-    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
-    if (!xnn_k_runs(k)) continue;
+  TFCC_EACH_VARIANT(tfcc_tflite_f32, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
     for (size_t len = N; len + 20 > N; len--) {
       for (int j = 0; j < N + 16; j++) got[j] = 1234.5f;
       k->tanh_eigen(xe, got, len);
@@ -2318,9 +2296,7 @@ static void test_tflite_f32_vec(void) {
       float s = 0.0f;
       for (size_t j = 0; j < depth; j++) s += want[j];
       CHECKF(fabsf(s - 1.0f) < 1e-5f, "softmax depth %zu sums to %g", depth, (double)s);
-      for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
-        const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
-        if (!xnn_k_runs(k)) continue;
+      TFCC_EACH_VARIANT(tfcc_tflite_f32, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
         for (int j = 0; j < N + 16; j++) got[j] = 1234.5f;
         k->softmax(xs, got, outer, depth, order);
         CHECKF(
@@ -2345,9 +2321,7 @@ static void test_tflite_f32_vec(void) {
     g->softmax(xm, wm, outer, depth, TFCC_XNN_SOFTMAX_PAIR);
     for (size_t i = 0; i < depth; i++) CHECKF(isnan(wm[i]), "softmax NaN-first row, %zu", i);
     CHECK(wm[5 * depth + depth - 2] == 1.0f);
-    for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
-      const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
-      if (!xnn_k_runs(k)) continue;
+    TFCC_EACH_VARIANT(tfcc_tflite_f32, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
       for (size_t j = 0; j < outer * depth; j++) gm[j] = 1234.5f;
       k->softmax(xm, gm, outer, depth, TFCC_XNN_SOFTMAX_PAIR);
       CHECKF(memcmp(gm, wm, outer * depth * sizeof(float)) == 0, "%s softmax special rows %zu",
@@ -2505,9 +2479,7 @@ static void test_xnn_expf(void) {
   const size_t ne = sizeof edge / sizeof edge[0];
   const bool all = getenv("TFCC_EXPF_ALL") && atoi(getenv("TFCC_EXPF_ALL")) == 1;
   const uint64_t stride = all ? 1 : 257;
-  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
-    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
-    if (!xnn_k_runs(k)) continue;
+  TFCC_EACH_VARIANT(tfcc_tflite_f32, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
     /* the edges, every tail length, and the stores stop at n */
     for (size_t len = ne; len > 0; len--) {
       for (int j = 0; j < C + 16; j++) got[j] = 1234.5f;

@@ -14,6 +14,7 @@
 #include "kernels/pool/pool.h"
 #include "kernels/ref/pool.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;
@@ -179,12 +180,7 @@ int main(void) {
   CHECK(!tfcc_pool_fast_ok(&big, true, TFCC_INT16));
   const tfcc_dtype dts[] = {TFCC_FLOAT32, TFCC_UINT8, TFCC_INT8, TFCC_INT16};
   int tested = 0;
-  for (int ki = 0; ki < tfcc_pool_kernel_count(); ki++) {
-    const tfcc_pool_kernel *k = tfcc_pool_kernel_at(ki);
-    if (!tfcc_pool_usable(k, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT_IF(tfcc_pool, k, best, tfcc_pool_usable(k, best)) {
     tested++;
     for (int di = 0; di < 4; di++)
       for (int avg = 0; avg < 2; avg++) {

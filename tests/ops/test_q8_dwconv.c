@@ -16,6 +16,7 @@
 #include "kernels/ref/quant_util.h"
 #include "base/threadpool.h"
 #include "q8_requant_test_util.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static void test_dwm(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qcase *q, int batches,
@@ -158,12 +159,7 @@ int main(void) {
       {false, false, 100, 37, 60, 4e-4f, 4e-4f, 60, 255},
   };
   int tested = 0;
-  for (int ki = 0; ki < tfcc_q8_dw_kernel_count(); ki++) {
-    const tfcc_q8_dw_kernel *k = tfcc_q8_dw_kernel_at(ki);
-    if (!tfcc_q8_dw_usable(k, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT_IF(tfcc_q8_dw, k, best, tfcc_q8_dw_usable(k, best)) {
     tested++;
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
       const qcase *q = &cases[ci];

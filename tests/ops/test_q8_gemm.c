@@ -18,6 +18,7 @@
 #include "kernels/ref/quant_util.h"
 #include "base/threadpool.h"
 #include "q8_conv_test_util.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static void test_conv(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, const qcase *q,
@@ -82,12 +83,7 @@ int main(void) {
   };
   int tested = 0;
   bool tested_i8mm = false; /* the I8MM kernel (its own panel layout), where the CPU has I8MM */
-  for (int ki = 0; ki < tfcc_q8_gemm_kernel_count(); ki++) {
-    const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_kernel_at(ki);
-    if (!tfcc_q8_gemm_usable(k, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT_IF(tfcc_q8_gemm, k, best, tfcc_q8_gemm_usable(k, best)) {
     tested++;
     printf("test %s\n", k->name);
     if (k->feature == TFCC_CPU_I8MM) tested_i8mm = true;

@@ -11,6 +11,7 @@
 #include "kernels/kernel_families.h"
 #include "kernels/q8-lstm/lstm.h"
 #include "kernels/ref/quant_util.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 777u;
@@ -221,12 +222,7 @@ int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) CHECK(tfcc_q8_lstm_select((tfcc_isa)isa) != NULL);
   int tested = 0;
-  for (int ki = 0; ki < tfcc_q8_lstm_kernel_count(); ki++) {
-    const tfcc_q8_lstm_kernel *k = tfcc_q8_lstm_kernel_at(ki);
-    if (!tfcc_kernel_isa_fits(k->isa, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT(tfcc_q8_lstm, k, best) {
     test_activations(k);
     test_gemv(k);
     test_sequences(k);

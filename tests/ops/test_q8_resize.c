@@ -14,6 +14,7 @@
 #include "kernels/kernel_families.h"
 #include "kernels/q8-resize/resize.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;
@@ -96,12 +97,7 @@ int main(void) {
   static const int sizes[][4] = {{4, 5, 9, 11}, {9, 11, 4, 5}, {1, 1, 6, 7},
                                  {3, 3, 3, 3},  {2, 7, 1, 1},  {5, 4, 17, 2}};
   int tested = 0;
-  for (int ki = 0; ki < tfcc_q8_resize_kernel_count(); ki++) {
-    const tfcc_q8_resize_kernel *k = tfcc_q8_resize_kernel_at(ki);
-    if (!tfcc_kernel_isa_fits(k->isa, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT(tfcc_q8_resize, k, best) {
     for (int sg = 0; sg < 2; sg++)
       for (size_t di = 0; di < sizeof depths / sizeof depths[0]; di++)
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
@@ -113,12 +109,7 @@ int main(void) {
     run(k, pool, false, 2, 33, 33, 21, 129, 65, true, false);
     tested++;
   }
-  for (int ki = 0; ki < tfcc_f32_resize_kernel_count(); ki++) {
-    const tfcc_f32_resize_kernel *k = tfcc_f32_resize_kernel_at(ki);
-    if (!tfcc_kernel_isa_fits(k->isa, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT(tfcc_f32_resize, k, best) {
     for (int xnn = 0; xnn < 2; xnn++) {
       for (size_t di = 0; di < sizeof depths / sizeof depths[0]; di++) {
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)

@@ -6,8 +6,9 @@
  * maximum alone above a narrow range), input scales and betas (beta 0, negative betas whose
  * table overflows to inf and gives NaN probabilities), output scales 1/256, others, and tiny
  * ones whose probabilities pass 2^24 and 2^31 (zero points that make INT32_MAX + zp wrap);
- * with the q8-lut variants the CPU runs; the driver: a 2-thread split, in place, and the
- * portable rows it runs for a negative output scale and an int8 zero point out of range. */
+ * with the q8-lut variants the CPU runs; the driver: a 2-thread split, in place; and the pick
+ * (tfcc_q8_softmax_pick, at the operator's init): the portable rows for a negative output scale
+ * and an int8 zero point out of range, the variant itself for the rest. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 #include "kernels/kernel_families.h"
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 5959u;
@@ -60,8 +62,10 @@ static void run_case(const tfcc_q8_softmax_kernel *k, const tfcc_q8_lut_kernel *
   tfcc_softmax_q8(dt, x, dt, want, rows, depth, table, p->out_scale, zp);
   memset(got, 0xEE, n + 1);
   if (in_place) memcpy(got, x, n);
-  CHECK(tfcc_q8_softmax_run(pool, k, lk, dt, in_place ? got : x, dt, got, rows, depth, table,
-                            p->out_scale, zp) == 1);
+  /* the variant the operator's init picks for these output parameters */
+  const tfcc_q8_softmax_kernel *rk = tfcc_q8_softmax_pick(k, dt == TFCC_UINT8, p->out_scale, zp);
+  tfcc_q8_softmax_run(pool, rk, lk, dt == TFCC_UINT8, in_place ? got : x, got, rows, depth, table,
+                      p->out_scale, zp);
   int bad = 0;
   for (size_t i = 0; i < n; i++)
     if (got[i] != want[i] && bad++ < 3)
@@ -117,17 +121,11 @@ int main(void) {
     CHECK(tfcc_q8_softmax_select((tfcc_isa)isa) != NULL);
   const tfcc_q8_lut_kernel *lk = tfcc_q8_lut_select(best);
   int tested = 0;
-  for (int i = 0; i < tfcc_q8_softmax_kernel_count(); i++) {
-    const tfcc_q8_softmax_kernel *k = tfcc_q8_softmax_kernel_at(i);
-    if (!tfcc_kernel_isa_fits(k->isa, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT(tfcc_q8_softmax, k, best) {
     sweep(k, lk);
     /* the other q8-lut variants on the byte-table path */
-    for (int li = 0; li < tfcc_q8_lut_kernel_count(); li++) {
-      const tfcc_q8_lut_kernel *l = tfcc_q8_lut_kernel_at(li);
-      if (l == lk || !tfcc_kernel_isa_fits(l->isa, best)) continue;
+    TFCC_EACH_VARIANT(tfcc_q8_lut, l, best) {
+      if (l == lk) continue;
       for (int mode = 0; mode < 8; mode++) {
         run_case(k, l, NULL, TFCC_UINT8, 9, 200, mode, &params[0], false);
         run_case(k, l, NULL, TFCC_INT8, 9, 200, mode, &params[1], false);
@@ -144,15 +142,18 @@ int main(void) {
       run_case(k, lk, NULL, TFCC_UINT8, 3, 77, mode, &neg, false);
       run_case(k, lk, NULL, TFCC_INT8, 3, 77, mode, &zp_out, false);
     }
-    /* int16 output and mixed types: not taken */
-    uint8_t x[4] = {1, 2, 3, 4};
-    int16_t o[4];
-    float table[256];
-    tfcc_softmax_table_build(table, 0.1f, 1.f);
-    CHECK(tfcc_q8_softmax_run(NULL, k, lk, TFCC_UINT8, x, TFCC_INT16, o, 1, 4, table, 1.f / 32768,
-                              0) == 0);
-    CHECK(tfcc_q8_softmax_run(NULL, k, lk, TFCC_INT8, x, TFCC_UINT8, o, 1, 4, table, 1.f / 256,
-                              0) == 0);
+    /* the pick: k for what its lanes take, the scalar rows for the rest */
+    const tfcc_q8_softmax_kernel *sc = tfcc_q8_softmax_select(TFCC_ISA_GENERIC);
+    for (size_t pi = 0; pi < N_PARAMS; pi++) {
+      CHECK(tfcc_q8_softmax_pick(k, true, params[pi].out_scale, params[pi].zp_u8) == k);
+      CHECK(tfcc_q8_softmax_pick(k, false, params[pi].out_scale, params[pi].zp_s8) == k);
+    }
+    CHECK(tfcc_q8_softmax_pick(k, true, 1.f / 256, 300) == k); /* uint8 ignores its zero point */
+    CHECKF(tfcc_q8_softmax_pick(k, true, neg.out_scale, neg.zp_u8) == sc, "%s", k->name);
+    CHECKF(tfcc_q8_softmax_pick(k, false, neg.out_scale, neg.zp_s8) == sc, "%s", k->name);
+    CHECKF(tfcc_q8_softmax_pick(k, true, 0.f, 0) == sc, "%s", k->name);
+    CHECKF(tfcc_q8_softmax_pick(k, false, zp_out.out_scale, zp_out.zp_s8) == sc, "%s", k->name);
+    CHECKF(tfcc_q8_softmax_pick(k, false, 1.f / 256, -129) == sc, "%s", k->name);
     tested++;
   }
   printf("%d q8-softmax variants tested at CPU level %s: %d cases\n", tested, tfcc_isa_name(best),

@@ -16,6 +16,7 @@
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/quantize.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 99u;
@@ -183,12 +184,7 @@ int main(void) {
   const tfcc_dtype types[] = {TFCC_UINT8, TFCC_INT8, TFCC_INT16};
   const size_t lens[] = {1, 7, 16, 63, 64, 65, 1000, 4099};
   int tested = 0;
-  for (int ki = 0; ki < tfcc_qz_kernel_count(); ki++) {
-    const tfcc_qz_kernel *k = tfcc_qz_kernel_at(ki);
-    if (!tfcc_qz_usable(k, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT_IF(tfcc_qz, k, best, tfcc_qz_usable(k, best)) {
     tested++;
     for (int ti = 0; ti < 3; ti++) {
       const tfcc_dtype t = types[ti];

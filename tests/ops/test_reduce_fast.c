@@ -19,6 +19,7 @@
 #include "kernels/reduce/reduce.h"
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/reduce.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 1234u;
@@ -217,12 +218,7 @@ int main(void) {
   }
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   int tested = 0;
-  for (int ki = 0; ki < tfcc_rsum_kernel_count(); ki++) {
-    const tfcc_rsum_kernel *k = tfcc_rsum_kernel_at(ki);
-    if (!tfcc_rsum_usable(k, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT_IF(tfcc_rsum, k, best, tfcc_rsum_usable(k, best)) {
     tested++;
     test_xnn_mean(k);
     for (int mode = 0; mode < 3; mode++) {

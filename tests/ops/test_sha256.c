@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kernels/hash/sha256.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static void hex_of(tfcc_sha256_blocks_fn fn, const void *p, size_t n, char hex[65]) {
@@ -64,12 +65,13 @@ static void test_variant(const tfcc_sha256_kernel *k) {
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
   int ran = 0;
-  for (int i = 0; i < tfcc_sha256_kernel_count(); i++) {
-    const tfcc_sha256_kernel *k = tfcc_sha256_kernel_at(i);
-    const bool runs = tfcc_isa_level_fits(k->isa, best) &&
-                      (k->feature < 0 || tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature));
-    printf("%s: %s\n", k->name, runs ? "tested" : "not on this CPU");
-    if (runs) test_variant(k), ran++;
+  TFCC_EACH_VARIANT_IF(
+      tfcc_sha256, k, best,
+      tfcc_isa_level_fits(k->isa, best) &&
+          (k->feature < 0 || tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature))) {
+    printf("%s: tested\n", k->name);
+    test_variant(k);
+    ran++;
   }
   CHECK(ran >= 1);
   /* what the runtime uses is one of them */

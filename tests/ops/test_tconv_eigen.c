@@ -13,6 +13,7 @@
 #include "kernels/ref/transpose_conv.h"
 #include "kernels/tflite-f32/eigen_f32.h"
 #include "kernels/tflite-f32/tflite_f32.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t g_seed = 12345u;
@@ -20,10 +21,6 @@ static uint32_t g_seed = 12345u;
 static float frand(float lo, float hi) {
   g_seed = g_seed * 1664525u + 1013904223u;
   return lo + (hi - lo) * (float)(g_seed >> 8) / 16777216.0f;
-}
-
-static bool k_runs(const tfcc_tflite_f32_kernel *k) {
-  return tfcc_isa_level_fits(k->isa, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_));
 }
 
 /* TFLite's transpose padding for padding SAME (out = in * stride) or VALID (out = (in - 1) *
@@ -75,9 +72,7 @@ static void tconv_case(const int32_t v[10], int variant) {
   tfcc_tconv_f32_pack(f, g.out_c, g.filter_h, g.filter_w, g.in_c, pk);
   const float *bp = bias_on ? b : NULL;
   tfcc_tconv_f32(&g, in, f, NULL, bp, lo, hi, TFCC_TCONV_F32_BUILTIN, want);
-  for (int i = 0; i < tfcc_tflite_f32_kernel_count(); i++) {
-    const tfcc_tflite_f32_kernel *k = tfcc_tflite_f32_kernel_at(i);
-    if (!k_runs(k)) continue;
+  TFCC_EACH_VARIANT(tfcc_tflite_f32, k, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_)) {
     for (int src = 0; src < 2; src++) {
       for (size_t j = 0; j < no + 16; j++) got[j] = 1234.5f;
       tfcc_eigen_tconv_f32(&g, in, src ? NULL : f, src ? pk : NULL, bp, lo, hi, got, scratch,

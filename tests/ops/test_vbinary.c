@@ -20,6 +20,7 @@
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/xnn_quant.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 12345u;
@@ -397,21 +398,11 @@ int main(void) {
     CHECK(tfcc_f32_vbinary_select((tfcc_isa)isa) != NULL);
   }
   int tested = 0;
-  for (int i = 0; i < tfcc_q8_vbinary_kernel_count(); i++) {
-    const tfcc_q8_vbinary_kernel *k = tfcc_q8_vbinary_kernel_at(i);
-    if (!tfcc_q8_vbinary_usable(k, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT_IF(tfcc_q8_vbinary, k, best, tfcc_q8_vbinary_usable(k, best)) {
     test_q8(k, pool);
     tested++;
   }
-  for (int i = 0; i < tfcc_f32_vbinary_kernel_count(); i++) {
-    const tfcc_f32_vbinary_kernel *k = tfcc_f32_vbinary_kernel_at(i);
-    if (!tfcc_kernel_isa_fits(k->isa, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT(tfcc_f32_vbinary, k, best) {
     test_f32(k, pool);
     tested++;
   }

@@ -14,6 +14,7 @@
 #include "kernels/kernel_families.h"
 #include "kernels/ref/activation.h"
 #include "base/threadpool.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 static uint32_t rng = 2024u;
@@ -115,12 +116,7 @@ int main(void) {
       {TFCC_F32VU_LEAKY_RELU, 0, 0, -1.5f},   {TFCC_F32VU_HARD_SWISH, 0, 0, 0},
       {TFCC_F32VU_LOGISTIC, 0, 0, 0},         {TFCC_F32VU_TANH, 0, 0, 0}};
   int tested = 0;
-  for (int ki = 0; ki < tfcc_f32_vunary_kernel_count(); ki++) {
-    const tfcc_f32_vunary_kernel *k = tfcc_f32_vunary_kernel_at(ki);
-    if (!tfcc_kernel_isa_fits(k->isa, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT(tfcc_f32_vunary, k, best) {
     for (size_t pi = 0; pi < sizeof ps / sizeof ps[0]; pi++) {
       check(k, NULL, &ps[pi], x, nx, false);
       check(k, pool, &ps[pi], x, nx, true);

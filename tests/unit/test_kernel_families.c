@@ -6,6 +6,8 @@
 
 #include "cpu/cpu_info.h"
 #include "kernels/kernel_families.h"
+#include "kernels/q8-lut/lut.h"
+#include "kernel_variants.h"
 #include "test_harness.h"
 
 int main(void) {
@@ -104,7 +106,7 @@ int main(void) {
 #if defined(__x86_64__)
   CHECK(ng >= 2 && q8_amx_listed);
 #else
-  CHECK(ng == 0);
+  CHECK(ng == 0 && !q8_amx_listed);
 #endif
 
   /* dispatch level: never above the CPU, the cap is honoured */
@@ -115,5 +117,25 @@ int main(void) {
     for (int cap = 0; cap < TFCC_ISA_NEON; cap++)
       CHECK(tfcc_isa_dispatch_level((tfcc_isa)cap) ==
             (cap < (int)c->best_isa ? (tfcc_isa)cap : c->best_isa));
+
+  /* the kernel tests' loop (kernel_variants.h): at every level the rows that fit, each once, in
+   * table order, and no other; `continue` goes on to the next row; a false rule visits none */
+  for (int lv = 0; lv < TFCC_ISA_COUNT_; lv++) {
+    int want = 0, got = 0;
+    for (int i = 0; i < tfcc_q8_lut_kernel_count(); i++)
+      want += tfcc_kernel_isa_fits(tfcc_q8_lut_kernel_at(i)->isa, (tfcc_isa)lv);
+    const tfcc_q8_lut_kernel *last = NULL;
+    TFCC_EACH_VARIANT(tfcc_q8_lut, k, (tfcc_isa)lv) {
+      CHECKF(tfcc_kernel_isa_fits(k->isa, (tfcc_isa)lv) && (!last || k > last), "%s at level %s",
+             k->name, tfcc_isa_name((tfcc_isa)lv));
+      last = k;
+      got++;
+      if (got > 0) continue;
+      CHECK(0);
+    }
+    CHECKF(got == want && want >= 1, "level %s: %d variants visited, %d fit",
+           tfcc_isa_name((tfcc_isa)lv), got, want);
+    TFCC_EACH_VARIANT_IF(tfcc_q8_lut, k, (tfcc_isa)lv, false) CHECKF(0, "%s visited", k->name);
+  }
   return tfcc_test_finish("kernel_families");
 }

@@ -113,13 +113,18 @@ TFCC_Q8_SOFTMAX_DECL(tfcc_q8_softmax_neon);
 TFCC_Q8_SOFTMAX_DECL(tfcc_q8_softmax_wasmsimd);
 TFCC_Q8_SOFTMAX_DECL(tfcc_q8_softmax_scalar);
 
-/* tfcc_softmax_q8 for in_type == out_type (uint8 or int8) on k, rows split over pool when
- * large; table from tfcc_softmax_table_build. Where the vector lanes are not exact (out_scale
- * not > 0, an int8 zero point outside [-128, 127]) the scalar variant runs. Returns 0 for
- * other type pairs (nothing written: run the reference). */
-int tfcc_q8_softmax_run(struct tfcc_threadpool *pool, const tfcc_q8_softmax_kernel *k,
-                        const tfcc_q8_lut_kernel *lk, tfcc_dtype in_type, const void *in,
-                        tfcc_dtype out_type, void *out, size_t outer, size_t depth,
-                        const float table[256], float out_scale, int32_t out_zp);
+/* The variant that runs 8-bit softmax rows with these output parameters (u8: uint8, else
+ * int8): k where its vector lanes are exact, the scalar rows where they are not (out_scale not
+ * > 0, an int8 zero point outside [-128, 127]). The operator asks once, at init. */
+const tfcc_q8_softmax_kernel *tfcc_q8_softmax_pick(const tfcc_q8_softmax_kernel *k, bool u8,
+                                                   float out_scale, int32_t out_zp);
+
+/* tfcc_softmax_q8 for uint8 -> uint8 (u8) or int8 -> int8 on k (from tfcc_q8_softmax_pick for
+ * these out_scale / out_zp), rows split over pool when large; table from
+ * tfcc_softmax_table_build. */
+void tfcc_q8_softmax_run(struct tfcc_threadpool *pool, const tfcc_q8_softmax_kernel *k,
+                         const tfcc_q8_lut_kernel *lk, bool u8, const uint8_t *in, uint8_t *out,
+                         size_t outer, size_t depth, const float table[256], float out_scale,
+                         int32_t out_zp);
 
 #endif
