@@ -7,7 +7,8 @@ or .../repo/.git). Every object of every ref is looked at (`git rev-list --all -
 --missing=allow-any`), not only the newest commit:
   - a blob whose bytes 4..8 are "TFL3" (a TensorFlow Lite FlatBuffer, any file name);
   - the members of a zip blob (Teachable Machine's converted_tflite.zip, MediaPipe's .task
-    bundles, one level of zips inside) whose bytes 4..8 are "TFL3";
+    bundles, also an archive with bytes before its first header, as MediaPipe's
+    face_landmarker.task; one level of zips inside) whose bytes 4..8 are "TFL3";
   - C arrays of 0x.. bytes in a text blob (tflite-micro's model_data.cc, ESP32 sketches' .h)
     whose bytes 4..8 are "TFL3";
 files of 4 MiB and more are left out (the snapshots lack them too). Files are named as the
@@ -138,6 +139,13 @@ def c_arrays(data):
         pos = max(p, m.end())
 
 
+def is_zip(data):
+    """A zip archive: a local file header at byte 0, or an end-of-central-directory record in the
+    last 64 KiB + 22 bytes (an archive with bytes before its first header, which zipfile reads:
+    MediaPipe's face_landmarker.task starts with two zero bytes, then "PK\\3\\4")."""
+    return data[:4] == b"PK\x03\x04" or b"PK\x05\x06" in data[-(65535 + 22):]
+
+
 def zip_members(data, depth=0):
     """[(member path, bytes)] of a zip blob's TFLite members (one level of nested zips)."""
     out = []
@@ -149,7 +157,7 @@ def zip_members(data, depth=0):
             b = z.read(info)
             if is_tflite(b):
                 out.append((info.filename, b))
-            elif depth == 0 and b[:4] == b"PK\x03\x04":
+            elif depth == 0 and is_zip(b):
                 out += [(info.filename + "!" + n, bb) for n, bb in zip_members(b, 1)]
     except Exception:
         pass
@@ -160,8 +168,10 @@ def pieces(path, data):
     """[(subpath or None, member name for the stem, bytes)] of the TFLite files one blob holds."""
     if is_tflite(data):
         return [(None, path, data)]
-    if data[:4] == b"PK\x03\x04":
-        return [("!" + n, n.split("!")[-1], b) for n, b in zip_members(data)]
+    if is_zip(data):
+        members = [("!" + n, n.split("!")[-1], b) for n, b in zip_members(data)]
+        if members or data[:4] == b"PK\x03\x04":
+            return members
     if b"\0" not in data[:8000]:
         return [("#%d" % i, path, b) for i, b in enumerate(c_arrays(data))]
     return []

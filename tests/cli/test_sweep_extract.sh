@@ -3,7 +3,8 @@
 # (owner+demo, laid out as the fetch tool's snapshots are) holds, over two commits: a .tflite
 # rewritten in the second commit (both versions are found, the newest named first), another file
 # of the same name in another folder (NAME_2), a byte copy in a zip (kept once), a C array of a .tflite's bytes (the .tflite kept), a file name with spaces
-# and brackets, a TFLite file of another extension, a zip member, a C array of 0x.. bytes (named up to its first dot),
+# and brackets, a TFLite file of another extension, a zip member, a member of a zip with two bytes
+# before its first header (MediaPipe's face_landmarker.task), a C array of 0x.. bytes (named up to its first dot),
 # a C array that is no TFLite file, a .tflite of 4 MiB (left out) and a file that only says TFL3
 # elsewhere. The manifest must name each file, its repository, a commit holding it, its path,
 # blob id, size and sha256; the rebuild from the manifest must give the same bytes and refuse a
@@ -36,6 +37,14 @@ with zipfile.ZipFile(w + "/zip/converted_tflite.zip", "w") as z:
     z.writestr("model_unquant.tflite", b"\x10\0\0\0TFL3zip-member")
     z.writestr("labels.txt", b"a\nb\n")
     z.writestr("copy.tflite", b"\x10\0\0\0TFL3other-folder")  # other/a.tflite's bytes
+# MediaPipe's face_landmarker.task: two zero bytes, then the zip (zipfile reads it)
+import io
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, "w") as z:
+    z.writestr("face_detector.tflite", b"\x10\0\0\0TFL3task-member")
+    z.writestr("geometry.binarypb", b"\x08\0\x10\0")
+with open(w + "/face_landmarker.task", "wb") as fh:
+    fh.write(b"\0\0" + buf.getvalue())
 arr = b"\x10\0\0\0TFL3c-array"
 with open(w + "/model_data.cc.orig", "w") as fh:
     fh.write("const unsigned char g_model[] = {\n  " + ", ".join("0x%02x" % c for c in arr) + "\n};\n")
@@ -54,7 +63,7 @@ echo owner/demo >"$TMP/repos.txt"
 OUT=$TMP/raw
 expect_rc 0 "scan" -- "$PY" "$X" --out "$OUT" --manifest-out "$TMP/m.tsv" --repos "$TMP/repos.txt" --mirror "$TMP/mirror"
 names=$(cut -f1 "$TMP/m.tsv" | sort | tr '\n' ' ')
-want="demo__a demo__a_2 demo__a_3 demo__m__1_ demo__model_data demo__model_unquant demo__weights "
+want="demo__a demo__a_2 demo__a_3 demo__face_detector demo__m__1_ demo__model_data demo__model_unquant demo__weights "
 if [ "$names" = "$want" ]; then ok; else bad "names: '$names', wanted '$want'"; fi
 # row NAME: the manifest line of NAME
 row() { awk -F'\t' -v n="$1" '$1 == n' "$TMP/m.tsv"; }
@@ -75,13 +84,14 @@ expect_row demo__a_3 "$C1" models/a.tflite first-version
 expect_row demo__m__1_ "$C2" "m (1).tflite" brackets
 expect_row demo__weights "$C2" weights.bin no-extension
 expect_row demo__model_unquant "$C2" 'zip/converted_tflite.zip!model_unquant.tflite' zip-member
+expect_row demo__face_detector "$C2" 'face_landmarker.task!face_detector.tflite' task-member
 expect_row demo__model_data "$C2" 'model_data.cc.orig#0' c-array
 # blob ids: the git blob of the path (of the zip for a member)
 if [ "$(row demo__model_unquant | cut -f5)" = "$(git -C "$W" rev-parse HEAD:zip/converted_tflite.zip)" ]; then ok
 else bad "zip member's blob is not the zip's"; fi
 # rebuild from the manifest into an empty folder: the same bytes
 expect_rc 0 "rebuild" -- "$PY" "$X" --out "$TMP/again" --manifest "$TMP/m.tsv" --mirror "$TMP/mirror"
-expect_in "$TMP/out" "7 of 7 manifest rows" "rebuild count"
+expect_in "$TMP/out" "8 of 8 manifest rows" "rebuild count"
 for f in "$OUT"/*.tflite; do
   if cmp -s "$f" "$TMP/again/$(basename "$f")"; then ok; else bad "rebuilt $(basename "$f") differs"; fi
 done
@@ -91,6 +101,6 @@ printf 'gone__x\tnobody/gone\t-\tx.tflite\t%s\t3\t%s\n' "$(row demo__a | cut -f5
 expect_rc 1 "rebuild, bad rows" -- "$PY" "$X" --out "$TMP/bad" --manifest "$TMP/bad.tsv" --mirror "$TMP/mirror"
 expect_in "$TMP/out" "sha256 differs or file absent: demo__model_data" "sha256 check"
 expect_in "$TMP/out" "no snapshot: gone__x (nobody/gone)" "missing snapshot"
-expect_in "$TMP/out" "6 of 8 manifest rows" "rebuild count, bad rows"
+expect_in "$TMP/out" "7 of 9 manifest rows" "rebuild count, bad rows"
 if [ ! -e "$TMP/bad/demo__model_data.tflite" ]; then ok; else bad "a file whose sha256 differs was written"; fi
 finish
