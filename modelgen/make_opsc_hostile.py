@@ -744,6 +744,14 @@ ACCEPTED = [
                               T(F32, [1, 33554435, 67108864, 0, 3]), T(F32, [2], const=[0.25, -0.25])],
         [T(F32, [1, 4, 4, 5, 2])], {"padding": "VALID", "stride_d": 1, "stride_w": 1, "stride_h": 1,
                                     "dilation_d_factor": 1, "dilation_w_factor": 1, "dilation_h_factor": 1})),
+    # fuzz60 (seed 60012): a CONV_3D_TRANSPOSE with a depth stride of 2013265921: the reference's
+    # input position times the stride (2 * 2013265921) passed int32 (UBSan); now int64, every
+    # tap past the first depth lies outside the output
+    ("conv_3d_transpose_stride_2p31", lambda: one(
+        "CONV_3D_TRANSPOSE", [T(I32, [5], const=[1, 4, 4, 5, 2]), T(F32, [2, 3, 2, 2, 3], const=[0.5] * 72),
+                              T(F32, [1, 3, 2, 9, 3]), T(F32, [2], const=[0.25, -0.25])],
+        [T(F32, [1, 4, 4, 5, 2])], {"padding": "VALID", "stride_d": 2013265921, "stride_w": 1, "stride_h": 1,
+                                    "dilation_d_factor": 1, "dilation_w_factor": 1, "dilation_h_factor": 1})),
     # fuzz54 (reading): an int16 RESIZE_BILINEAR of an image with 0 channels to 2^20 x 2^20: an
     # empty output, whose 2^40 pixels the reference kernel walked (killed after 10 s in Release);
     # also int8 in REFERENCE mode and the nearest-neighbour reference

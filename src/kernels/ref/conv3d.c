@@ -11,26 +11,29 @@ static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : (
  * position pd, py, px (origin + dilation * tap) lies inside [0, nd) x [0, nh) x [0, nw). The
  * convolution walks the output grid and gathers from the input, the transpose walks the input
  * grid and scatters into the output. */
-/* Walks no batch when the walked volume is empty (a CONV_3D_TRANSPOSE input of
+/* Positions in int64: a CONV_3D_TRANSPOSE's input grid times a stride of 2013265921 passed
+ * int32 (fuzz60); its taps then lie outside the output and are skipped.
+ * Walks no batch when the walked volume is empty (a CONV_3D_TRANSPOSE input of
  * [1, 33554435, 67108864, 0, 3] walked 2.3e15 empty rows, past the fuzzer's 20 s). */
 #define PIXELS3(nd, nh, nw, ...) \
   for (int32_t b = 0; b < ((nd) > 0 && (nh) > 0 && (nw) > 0 ? g->batches : 0); b++) \
     for (int32_t qd = 0; qd < (nd); qd++) \
       for (int32_t qy = 0; qy < (nh); qy++) \
         for (int32_t qx = 0; qx < (nw); qx++) { \
-          const int32_t d0 = qd * g->stride_d - g->pad_d, y0 = qy * g->stride_h - g->pad_h, \
-                        x0 = qx * g->stride_w - g->pad_w; \
+          const int64_t d0 = (int64_t)qd * g->stride_d - g->pad_d, \
+                        y0 = (int64_t)qy * g->stride_h - g->pad_h, \
+                        x0 = (int64_t)qx * g->stride_w - g->pad_w; \
           __VA_ARGS__ \
         }
 #define TAPS3(nd, nh, nw, ...) \
   for (int32_t fd = 0; fd < g->f_d; fd++) { \
-    const int32_t pd = d0 + g->dil_d * fd; \
+    const int64_t pd = d0 + (int64_t)g->dil_d * fd; \
     if (pd < 0 || pd >= (nd)) continue; \
     for (int32_t fy = 0; fy < g->f_h; fy++) { \
-      const int32_t py = y0 + g->dil_h * fy; \
+      const int64_t py = y0 + (int64_t)g->dil_h * fy; \
       if (py < 0 || py >= (nh)) continue; \
       for (int32_t fx = 0; fx < g->f_w; fx++) { \
-        const int32_t px = x0 + g->dil_w * fx; \
+        const int64_t px = x0 + (int64_t)g->dil_w * fx; \
         if (px < 0 || px >= (nw)) continue; \
         __VA_ARGS__ \
       } \
