@@ -12,21 +12,7 @@
 #include "kernels/kernel_families.h"
 #include "kernels/softmax/softmax.h"
 #include "test_harness.h"
-
-static uint32_t rng = 4242u;
-static uint32_t urand(void) {
-  rng = rng * 1664525u + 1013904223u;
-  return rng >> 8;
-}
-
-static int16_t val(int mode, int16_t base) {
-  switch (mode) {
-    case 1: return urand() & 1 ? (int16_t)32767 : (int16_t)-32768;
-    case 2: return base;
-    case 3: return (int16_t)(base - (int16_t)(urand() % 300));
-    default: return (int16_t)(urand() & 0xffff);
-  }
-}
+#include "q16_softmax_values.h"
 
 static void rows_case(const tfcc_q16_softmax_kernel *k, const tfcc_softmax_i16_params *p,
                       size_t rows, size_t depth, int mode) {

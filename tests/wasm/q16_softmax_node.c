@@ -8,20 +8,8 @@
 #include <string.h>
 
 #include "kernels/softmax/softmax.h"
+#include "../ops/q16_softmax_values.h"
 
-static uint32_t rng = 4242u;
-static uint32_t urand(void) {
-  rng = rng * 1664525u + 1013904223u;
-  return rng >> 8;
-}
-static int16_t val(int mode, int16_t base) {
-  switch (mode) {
-    case 1: return urand() & 1 ? (int16_t)32767 : (int16_t)-32768;
-    case 2: return base;
-    case 3: return (int16_t)(base - (int16_t)(urand() % 300));
-    default: return (int16_t)(urand() & 0xffff);
-  }
-}
 int main(void) {
   static const float sb[][2] = {{1e-9f, 1.f},    {1e-5f, 1.f}, {3.05e-5f, 1.f}, {1e-4f, 1.f},
                                 {4.6e-4f, 0.5f}, {2e-3f, 1.f}, {0.3f, 1.f},     {40.f, 1.f}};
