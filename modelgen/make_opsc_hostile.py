@@ -111,13 +111,16 @@ def one(op, ins, outs, opts=None):
     return single("hostile", op, ins, outs, opts).build()[0]
 
 
-def sparse_w(shape, dtype=F32, **sparse):
+def sparse_w(shape, dtype=F32, per_channel=False, **sparse):
     """review59: a constant, by default float32 1x4 block sparse along its last dimension (DENSE,
-    CSR, DENSE); spfc60: other layouts (formats, block_map, block_size, traversal_order)."""
+    CSR, DENSE); spfc60: other layouts (formats, block_map, block_size, traversal_order);
+    sphy61: per_channel, one scale per row of quantized weights."""
     vals = [0.0 if (i // 4) % 3 else 0.5 for i in range(shape[0] * shape[1])]
     q = None
     if dtype != F32:
         vals, q = [int(v * 2) for v in vals], (0.5, 0)
+    if dtype != F32 and per_channel:
+        q = {"scale": [0.5] * shape[0], "zero_point": [0] * shape[0], "quantized_dimension": 0}
     layout = {"formats": [0, 1, 0], "block_map": [1], "block_size": [4]}
     layout.update(sparse)
     return T(dtype, shape, const=vals, sparse=layout, q=q)
@@ -607,9 +610,14 @@ MODELS = [
         [4, 8], formats=[0, 1], block_map=[], block_size=[], traversal_order=[1, 0]), OMIT],
         [T(F32, [2, 4])]),
      "sparse weights tensor 1 (in1) have a traversal order other than 0, 1, ..."),
-    ("fc_sparse_weights_hybrid", lambda: one("FULLY_CONNECTED", [T(F32, [2, 32]), sparse_w(
-        [4, 32], S.INT8, block_size=[16]), OMIT], [T(F32, [2, 4])]),
-     "sparse weights tensor 1 (in1) have float input with quantized sparse weights (hybrid)"),
+    # sphy61: per-tensor sparse hybrid weights load (ACCEPTED, conformance sparse_fc_hybrid_*);
+    # TFLite's sparse hybrid kernel reads the tensor's one scale, which per-channel weights lack
+    ("fc_sparse_weights_hybrid_per_channel", lambda: one("FULLY_CONNECTED", [T(F32, [2, 32]), sparse_w(
+        [4, 32], S.INT8, per_channel=True, block_size=[16]), OMIT], [T(F32, [2, 4])]),
+     "sparse weights tensor 1 (in1) have hybrid (float input) weights with other than one scale"),
+    ("fc_sparse_weights_hybrid_u8", lambda: one("FULLY_CONNECTED", [T(F32, [2, 32]), sparse_w(
+        [4, 32], S.UINT8, block_size=[16]), OMIT], [T(F32, [2, 4])]),
+     "sparse weights tensor 1 (in1) have float input with sparse weights other than int8"),
     ("fc_sparse_weights_i8_b1x4", lambda: one("FULLY_CONNECTED", [T(S.INT8, [2, 8], q=(0.5, 0)), sparse_w(
         [4, 8], S.INT8), OMIT], [T(S.INT8, [2, 4], q=(1.0, 0))]),
      "sparse weights tensor 1 (in1) have int8 blocks other than 1x16"),
@@ -713,6 +721,10 @@ ACCEPTED = [
     # them; the layouts TFLite's kernel takes load now, conformance sparse_fc_* check the values)
     ("fc_sparse_weights_1x4", lambda: one("FULLY_CONNECTED", [T(F32, [2, 8]), sparse_w([4, 8]), OMIT],
                                           [T(F32, [2, 4])])),
+    # sphy61: 1x16 int8 sparse weights of one scale under a float32 input (sparse hybrid), refused
+    # before; no bias
+    ("fc_sparse_weights_hybrid", lambda: one("FULLY_CONNECTED", [T(F32, [2, 32]), sparse_w(
+        [4, 32], S.INT8, block_size=[16]), OMIT], [T(F32, [2, 4])])),
     # fuzz52: an output_shape of height 0 (an empty output): the uint8 kernel cleared its 0 bytes
     # of int64 accumulators at a NULL scratch (undefined; scratch of 0 bytes now points at the
     # empty tensors' address). The test runs each accepted model once.

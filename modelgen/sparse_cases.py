@@ -53,15 +53,18 @@ def _block(formats, block_map, block_size, index_types=IDX_U8, order=None):
     return d
 
 
-def fc_case(name, wshape, sparse, batch=3, quant=False, f16=False, direct=False, seed_name=None):
+def fc_case(name, wshape, sparse, batch=3, quant=False, f16=False, direct=False, seed_name=None,
+            hybrid=None):
     """FULLY_CONNECTED (x [batch, k] . W [units, k]^T + b) whose W is sparse, through DENSIFY
     (and DEQUANTIZE for float16); direct: FULLY_CONNECTED reads W itself, and the reference is
-    TFLite's for the DENSIFY twin. Weights and bias are drawn from seed_name (default name)."""
+    TFLite's for the DENSIFY twin. Weights and bias are drawn from seed_name (default name).
+    hybrid: a dict of FULLY_CONNECTED options (asymmetric_quantize_inputs, fused_activation_function)
+    for a float32 input and int8 weights of one scale (dynamic-range quantization, sphy61)."""
     if direct:
-        case = fc_case(name, wshape, sparse, batch, quant, seed_name=seed_name or name)
-        twin = fc_case(name, wshape, sparse, batch, quant, seed_name=seed_name or name)
+        case = fc_case(name, wshape, sparse, batch, quant, seed_name=seed_name or name, hybrid=hybrid)
+        twin = fc_case(name, wshape, sparse, batch, quant, seed_name=seed_name or name, hybrid=hybrid)
         case.tensors.pop("wd")
-        case.ops = [("FULLY_CONNECTED", ["x", "w", "b"], ["y"], {})]
+        case.ops = [("FULLY_CONNECTED", ["x", "w", "b"], ["y"], dict(hybrid or {}))]
         case.reference_twin = lambda: twin.build()[0]
         return case
     seed_name = seed_name or name
@@ -69,7 +72,15 @@ def fc_case(name, wshape, sparse, batch=3, quant=False, f16=False, direct=False,
     rng = Rng(seed_of(seed_name + "/b"))
     tensors = {}
     ops = []
-    if quant:
+    if hybrid is not None:
+        wsc = f32(1.0 / 127.0 * rng.uniform(0.3, 1.0))
+        vals = _sparse_values(seed_name, wshape, sparse["block_map"], sparse["block_size"],
+                              quant=[wsc] * units)
+        tensors["x"] = T(F32, [batch, k], lo=-2.0, hi=2.0)
+        tensors["w"] = T(I8, wshape, const=vals, sparse=sparse, q=(wsc, 0))
+        tensors["b"] = T(F32, [units], const=[f32(rng.uniform(-1, 1)) for _ in range(units)])
+        tensors["y"] = T(F32, [batch, units])
+    elif quant:
         wsc = [f32(1.0 / 127.0 * rng.uniform(0.3, 1.0)) for _ in range(units)]
         xq = (f32(4.0 / 255.0), -1)
         vals = _sparse_values(seed_name, wshape, sparse["block_map"], sparse["block_size"], quant=wsc)
@@ -93,10 +104,10 @@ def fc_case(name, wshape, sparse, batch=3, quant=False, f16=False, direct=False,
         tensors["wf"] = T(F32, wshape)
         ops.append(("DEQUANTIZE", ["wd"], ["wf"], {}))
         w = "wf"
-    ops.append(("FULLY_CONNECTED", ["x", w, "b"], ["y"], {}))
+    ops.append(("FULLY_CONNECTED", ["x", w, "b"], ["y"], dict(hybrid or {})))
     case = Case(name, tensors, ops, ["x"], ["y"])
-    if f16 or quant:
-        case.engine = "tfweb"  # LiteRT.js: float16 DENSIFY wrong, int8 not delegated
+    if f16 or quant or hybrid is not None:
+        case.engine = "tfweb"  # LiteRT.js: float16 DENSIFY wrong, int8 (hybrid too) not delegated
     return case
 
 
@@ -137,6 +148,12 @@ def cases(add):
                  _block([DENSE, CSR, DENSE, DENSE], [0, 1], [2, 2], IDX_I32)))
     add(fc_case("densify_f16_b1x4_fc", [8, 16], B1x4, f16=True))
     add(fc_case("densify_i8_b1x16_fc", [4, 64], _block([DENSE, CSR, DENSE], [1], [16]), quant=True))
+    # sphy61: DENSIFY's int8 output as hybrid weights: a run-time tensor to the delegate (LiteRT.js
+    # fails to delegate it), builtin hybrid arithmetic in tfweb and tfcc's both modes
+    add(fc_case("densify_i8_b1x16_hybrid_fc", [12, 48], _block([DENSE, CSR, DENSE], [1], [16]),
+                hybrid={}))
+    add(fc_case("densify_i8_b1x16_hybrid_asym_fc", [12, 48], _block([DENSE, CSR, DENSE], [1], [16]),
+                hybrid={"asymmetric_quantize_inputs": True}))
     add(_add_case("densify_f32_dss_add", [3, 4, 5],
                   _block([DENSE, CSR, CSR], [], [], [None, (IDX_U16, IDX_U8), (IDX_I32, IDX_U8)])))
     add(_add_case("densify_f32_csr_add", [6, 10], _block([DENSE, CSR], [], [])))
@@ -158,3 +175,15 @@ def cases(add):
     add(fc_case("sparse_fc_i8_b1x16_large", [128, 256], _block([DENSE, CSR, DENSE], [1], [16],
                                                                [None, (IDX_U16, IDX_U16), None]),
                 batch=16, quant=True, direct=True))
+    # sphy61: sparse int8 weights of one scale under a float32 input (TFLite's sparse hybrid
+    # kernel); the reference is TFLite's dense hybrid kernel on the DENSIFY twin, whose arithmetic
+    # is the sparse kernel's for symmetric inputs (asymmetric: the zero point's term is subtracted
+    # in float there, in int32 here; float tolerance)
+    add(fc_case("sparse_fc_hybrid_b1x16", [4, 64], _block([DENSE, CSR, DENSE], [1], [16]),
+                direct=True, hybrid={}))
+    add(fc_case("sparse_fc_hybrid_b1x16_asym_relu", [33, 96], _block([DENSE, CSR, DENSE], [1], [16]),
+                batch=2, direct=True, hybrid={"asymmetric_quantize_inputs": True,
+                                              "fused_activation_function": "RELU"}))
+    add(fc_case("sparse_fc_hybrid_b1x16_large", [128, 256], _block([DENSE, CSR, DENSE], [1], [16],
+                                                                   [None, (IDX_U16, IDX_U16), None]),
+                batch=16, direct=True, hybrid={}))

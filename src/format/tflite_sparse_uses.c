@@ -11,7 +11,9 @@
 /* NULL when FULLY_CONNECTED (input `in`) takes sparse weights w as TFLite's kernel does
  * (fully_connected.cc: levels dense then CSR, in traversal order, and either random sparse,
  * float32, or 1 x block blocks along dimension 1: float32 1x4, int8 1x16 with symmetric
- * weights and an int8 input); else what it lacks. */
+ * weights and an int8 input, or (hybrid) a float32 input and one weight scale: the sparse
+ * hybrid kernel multiplies by the tensor's single scale, which per-channel tensors lack);
+ * else what it lacks. */
 static const char *fc_sparse_layout_refused(const tfcc_ir_tensor *w, const tfcc_ir_tensor *in) {
   const tfcc_sparsity *sp = w->sparsity;
   if (w->rank != 2) return "weights of rank other than 2";
@@ -19,15 +21,19 @@ static const char *fc_sparse_layout_refused(const tfcc_ir_tensor *w, const tfcc_
     return "levels other than dense then CSR";
   for (int32_t i = 0; i < sp->n_traversal; i++)
     if (sp->traversal_order[i] != i) return "a traversal order other than 0, 1, ...";
-  if (in->dtype == TFCC_FLOAT32 && w->dtype != TFCC_FLOAT32)
-    return "float input with quantized sparse weights (hybrid)";
+  const bool hybrid = in->dtype == TFCC_FLOAT32 && w->dtype != TFCC_FLOAT32;
+  if (hybrid && w->dtype != TFCC_INT8) return "float input with sparse weights other than int8";
+  if (hybrid && w->quant.count != 1)
+    return "hybrid (float input) weights with other than one scale (TFLite's sparse hybrid "
+           "kernel reads the tensor's single scale)";
   if (sp->n_dim_meta == 2) /* random sparse: float32 only */
     return w->dtype == TFCC_FLOAT32 ? NULL : "random (unblocked) sparsity of non-float32 weights";
   const int32_t block = sp->dim_meta[2].dense_size;
   if (sp->n_dim_meta != 3 || sp->n_block_map != 1 || sp->block_map[0] != 1)
     return "blocks other than 1 x N along dimension 1";
   if (w->dtype == TFCC_FLOAT32) return block == 4 ? NULL : "float32 blocks other than 1x4";
-  if (w->dtype != TFCC_INT8 || in->dtype != TFCC_INT8) return "weights other than float32 or int8";
+  if (w->dtype != TFCC_INT8 || (in->dtype != TFCC_INT8 && !hybrid))
+    return "weights other than float32 or int8";
   if (block != 16) return "int8 blocks other than 1x16";
   for (int32_t c = 0; c < w->quant.count; c++)
     if (w->quant.zero_point[c] != 0) return "int8 weights with a nonzero zero point";
@@ -49,6 +55,7 @@ static tfcc_status densify_fc_weights(tfl_ctx *c, tfcc_ir_tensor *w, int32_t ti)
   w->data = dense;
   w->data_bytes = (size_t)n * es;
   w->sparsity = NULL;
+  w->from_sparse = true;
   return TFCC_OK;
 }
 
@@ -78,7 +85,7 @@ static tfcc_status sparse_readers(tfl_ctx *c, int32_t si, const tfcc_ir_subgraph
         return tfcc_err_set(c->err, TFCC_ERR_UNSUPPORTED,
                             "subgraph %d: operator %d (FULLY_CONNECTED): sparse weights tensor %d "
                             "(%s) have %s; TFLite's kernel takes random sparse float32, 1x4 "
-                            "float32 or 1x16 int8 blocks",
+                            "float32 or 1x16 int8 blocks (int8 or float32 input)",
                             (int)si, (int)i, (int)ti, sg->tensors[ti].name, why);
       reads[ti] |= fc ? 2 : 1;
     }

@@ -44,6 +44,8 @@ typedef struct tfcc_ir_tensor {
                   the file: TFLite computes such a tensor at run time */
   int32_t fold_node; /* folded: the subgraph's node that computed it (removed since) */
   const tfcc_sparsity *sparsity; /* non-NULL: data is the sparse encoding */
+  bool from_sparse; /* data expanded at load from a sparse encoding that FULLY_CONNECTED reads
+                       itself: TFLite runs its builtin sparse kernels on it, never XNNPACK's */
   /* Blockwise quantization (QuantizationDetails BlockwiseQuantization; quant.count is then 0):
    * block_size > 0 values along the last axis share one scale of tensor block_scales (dims
    * [..., last / block_size]); block_zero_points is a tensor index or -1. block_size 0: none. */

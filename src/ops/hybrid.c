@@ -84,6 +84,20 @@ static bool xnn_declines_dw_filter(const tfcc_init_ctx *ctx) {
          sg->tensors[d->inputs[0]].dtype == TFCC_UINT8;
 }
 
+/* whether the int8 weights of a hybrid node were expanded from a sparse encoding: read by the
+ * node itself (the reader densified them, `from_sparse`) or by a DENSIFY that tfcc folded at
+ * load. TFLite's delegate takes neither (it unpacks only float DENSIFY outputs; LiteRT.js fails
+ * to delegate such a node), so both builds run the builtin kernels on them (sphy61). */
+static bool weights_from_sparse(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *w) {
+  if (w->from_sparse) return true;
+  const tfcc_ir_node *n = ctx->node;
+  const tfcc_ir_subgraph *sg = ctx->sg;
+  if (!n || !sg || !w->folded || w->fold_node < 0 || w->fold_node >= sg->n_nodes) return false;
+  const tfcc_ir_node *d = &sg->nodes[w->fold_node];
+  return d->builtin == TFCC_OP_DENSIFY && !d->custom_code && d->n_outputs >= 1 &&
+         n->n_inputs >= 2 && d->outputs[0] == n->inputs[1];
+}
+
 static bool hybrid_in_subgraph_scan(const tfcc_ir_subgraph *sg) {
   for (int32_t i = 0; i < sg->n_nodes; i++) {
     const tfcc_ir_node *n = &sg->nodes[i];
@@ -640,9 +654,12 @@ static tfcc_status hybrid_init(const tfcc_init_ctx *ctx, const tfcc_ir_tensor *w
   h->rnd = tfcc_hyb_round_select(ctx->isa);
   h->qd8_rows = tfcc_hyb_qd8_rows_select(ctx->isa);
   /* ops: a node XNNPACK does not take (xnn_declines_input_rank, legacy uint8 weights) runs the
-   * builtin kernels, as in REFERENCE mode */
-  const bool tflite =
-      ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE && !xnn_declines_input_rank(ctx) && !legacy_u8;
+   * builtin kernels, as in REFERENCE mode; so do weights the file stores sparse
+   * (weights_from_sparse): TFLite's sparse hybrid FULLY_CONNECTED (EvalSparseHybridImpl) is
+   * builtin arithmetic (its delegate reads the stored values as a dense matrix, which computes
+   * nothing meaningful), and a DENSIFY's int8 output is a run-time tensor to the delegate */
+  const bool tflite = ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
+                      !xnn_declines_input_rank(ctx) && !legacy_u8 && !weights_from_sparse(ctx, w);
   /* ref9: the classic interpreter's conv.cc sees per-channel scales that are all equal as a
    * per-tensor filter (EvalHybrid) and multiplies by the tensor's legacy scale, 0 for any
    * per-channel quantization: every output is its bias, clamped (mit-bih's pq_model) */
