@@ -11,7 +11,7 @@ command -v node >/dev/null || { echo "SKIP: node not installed"; exit 77; }
 [ -x /usr/bin/python3 ] && export EMSDK_PYTHON=${EMSDK_PYTHON:-/usr/bin/python3}
 OUT=${OUT:-/tmp/tfcc-wasm-kernels}
 mkdir -p "$OUT"
-FLAGS="-O2 -Wall -Wextra -Werror -msimd128 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc"
+FLAGS="-O2 -Wall -Wextra -Werror -msimd128 -std=c11 -D_GNU_SOURCE -Iinclude -Isrc -Itests/harness"
 run() { # name, sources...
   name=$1
   shift
@@ -25,3 +25,6 @@ run() { # name, sources...
   node --no-experimental-fetch "$OUT/$name.js"
 }
 run q16_softmax src/kernels/softmax/q16-softmax-wasmsimd.c src/kernels/ref/softmax.c
+# tests/ops/test_q16_dwconv.c on the SIMD128 and scalar rows (a one-thread pool stand-in)
+run q16_dwconv src/kernels/q16-dwconv/dispatch.c src/kernels/q16-dwconv/q16-dwconv-wasmsimd.c \
+  src/kernels/q16-dwconv/q16-dwconv-scalar.c src/kernels/ref/depthwise_conv.c src/cpu/cpu_info.c

@@ -171,8 +171,10 @@ static tfcc_status dw_prepare(tfcc_op_ctx *ctx) {
   ctx->scratch_bytes = 0;
   if (ctx->in[0]->dtype == TFCC_FLOAT32) ctx->scratch_bytes = tfcc_f32_dwconv_scratch_bytes(&g);
   if (ctx->in[0]->dtype == TFCC_INT8 || ctx->in[0]->dtype == TFCC_UINT8) dw_q8_prepare(ctx, &g);
-  /* a depth multiplier above 1: the input spread to the output channels (q16-dwconv) */
-  if (ctx->in[0]->dtype == TFCC_INT16) ctx->scratch_bytes = tfcc_q16_dwconv_scratch_bytes(&g);
+  /* q16-dwconv: each thread's tap pointers and tail rows, and for a depth multiplier above 1 the
+   * input spread to the output channels */
+  if (ctx->in[0]->dtype == TFCC_INT16)
+    ctx->scratch_bytes = tfcc_q16_dwconv_scratch_bytes(&g, tfcc_threadpool_size(ctx->pool));
   return tfcc_conv_geom_set_output(ctx->out[0], &g, ctx->err);
 }
 
@@ -190,7 +192,7 @@ static bool dw_i16_fast(tfcc_op_ctx *ctx, const tfcc_conv_geom *g, const tfcc_co
   if (!ctx->ks || !ctx->ks->q16_dw || !tfcc_q16_dwconv_fits(g, r)) return false;
   const tfcc_tensor *bias = ctx->n_in > 2 ? ctx->in[2] : NULL;
   const dw_params *p = ctx->params;
-  const size_t sb = tfcc_q16_dwconv_scratch_bytes(g);
+  const size_t sb = tfcc_q16_dwconv_scratch_bytes(g, tfcc_threadpool_size(ctx->pool));
   /* the packing at init where it is this filter, this kernel and these channels */
   const int16_t *pk = p->q16_w && ctx->in[1]->data == p->q16_src && p->q16_k == ctx->ks->q16_dw &&
                               g->out_c == p->q16_c && g->filter_h * g->filter_w == p->q16_taps

@@ -17,7 +17,12 @@
  * tails shorter than a block, windows with no interior column. i16x60: the layer packing and
  * the fused kernel also for 33..256 taps (49, 64, 121, 256 with the largest products; 272 past
  * the limit, 529 where the extremes' sums pass 2^31) and for depth multipliers 2..4 (the input spread to the output channels in
- * scratch, with and without the packing). */
+ * scratch, with and without the packing). dw61: any tap count on the fused kernel (its tap arrays
+ * in scratch, int32 runs of 255 pairs added in int64): the kernel alone against a plain int64
+ * loop and tfcc_requant64's arithmetic at 1..766 pairs (the run boundaries 255 / 256, 510 / 511,
+ * 765 / 766) with the extremes -32768 x -128 and 32767 x -128 in every tap, channel tails, 1..3
+ * pixels; the driver at 1x300, 1x510, 1x511, 23x23 with multipliers 1..3, 1x1100 (three runs),
+ * with every value mode and the extremes 32767 x -128, biases at the bound for the tap count. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,14 +40,15 @@ static uint32_t urand(void) {
 }
 
 /* mode 0: random; 1: x -32768, w -128 (the largest product); 2: x in {-32768, 32767}, w in
- * {-127, 127} */
+ * {-127, 127}; 3: x 32767, w -128 (the most negative product) */
 static int16_t xval(int mode) {
   if (mode == 1) return (int16_t)-32768;
+  if (mode == 3) return (int16_t)32767;
   if (mode == 2) return urand() & 1 ? (int16_t)32767 : (int16_t)-32768;
   return (int16_t)(urand() & 0xffff);
 }
 static int8_t wval(int mode) {
-  if (mode == 1) return (int8_t)-128;
+  if (mode == 1 || mode == 3) return (int8_t)-128;
   if (mode == 2) return urand() & 1 ? (int8_t)127 : (int8_t)-127;
   return (int8_t)(urand() & 0xff);
 }
@@ -102,6 +108,57 @@ static void pairs_case(const tfcc_q16_dw_kernel *k, size_t npairs, size_t nblock
   free(x), free(w), free(pk), free(got);
 }
 
+/* The fused kernel alone (k->fused on tfcc_q16_dw_pack's weights) against an int64 loop and the
+ * requantization x = S * mult + bm, (int32)(x >> shift), + offset, clamped: npairs pairs (an odd
+ * tap count when odd: the last tap's weights zero), nc channels, npix pixels (xstep apart). */
+static void fused_case(const tfcc_q16_dw_kernel *k, size_t npairs, size_t nc, size_t npix, bool odd,
+                       int mode) {
+  const size_t nt = 2 * npairs, taps = odd ? nt - 1 : nt, bsz = k->block;
+  const size_t np = (nc + bsz - 1) / bsz * bsz, nx = nt * npix * nc;
+  int16_t *x = malloc(nx * sizeof(int16_t)), *out = malloc((npix * nc + 1) * sizeof(int16_t));
+  int8_t *w = malloc(taps * nc);
+  int16_t *pk = malloc(tfcc_q16_dw_packed_bytes(k, (int32_t)nc, (int32_t)taps));
+  const int16_t **xs = malloc(nt * sizeof *xs);
+  ptrdiff_t *xstep = malloc(nt * sizeof *xstep);
+  void *ws = malloc(tfcc_q16_dwf_ws_bytes(bsz, npairs));
+  int64_t *mult = malloc(np * sizeof(int64_t)), *bm = malloc(np * sizeof(int64_t));
+  int64_t *shift = malloc(np * sizeof(int64_t));
+  CHECK(x && out && w && pk && xs && xstep && ws && mult && bm && shift);
+  if (!x || !out || !w || !pk || !xs || !xstep || !ws || !mult || !bm || !shift) return;
+  for (size_t i = 0; i < nx; i++) x[i] = xval(mode);
+  for (size_t i = 0; i < taps * nc; i++) w[i] = wval(mode);
+  tfcc_q16_dw_pack(k, (int32_t)nc, (int32_t)taps, w, pk);
+  for (size_t p = 0; p < np; p++) { /* position p holds channel c (lane order) */
+    const size_t c = p / bsz * bsz + tfcc_q16_dwf_chan(bsz, p % bsz);
+    const int64_t b = (int64_t)(int32_t)urand() * 1024 + (int64_t)c;
+    mult[p] = c % 3 == 0 ? 0x7FFF : (int64_t)(urand() % 0x7FFF) + 1;
+    shift[p] = c % 5 == 0 ? 62 : 20 + (int64_t)(c % 23);
+    bm[p] = b * mult[p] + ((int64_t)1 << (shift[p] - 1));
+  }
+  const tfcc_q16_dw_rq r = {mult, bm, shift, mode == 2 ? -5 : 3, -32768, 32767};
+  for (size_t t = 0; t < nt; t++) xs[t] = x + t * npix * nc, xstep[t] = (ptrdiff_t)nc;
+  out[npix * nc] = 0x5a5a;
+  k->fused(npairs, xs, xstep, npix, pk, nc, &r, out, nc, ws);
+  int bad = 0;
+  for (size_t i = 0; i < npix; i++)
+    for (size_t c = 0; c < nc; c++) {
+      int64_t sum = 0;
+      for (size_t t = 0; t < taps; t++)
+        sum += (int64_t)x[t * npix * nc + i * nc + c] * w[t * nc + c];
+      size_t p = c / bsz * bsz; /* c's position */
+      while (p / bsz * bsz + tfcc_q16_dwf_chan(bsz, p % bsz) != c) p++;
+      int32_t v = (int32_t)(uint32_t)(uint64_t)((sum * mult[p] + bm[p]) >> shift[p]);
+      v = (int32_t)((uint32_t)v + (uint32_t)r.offset);
+      v = v < -32768 ? -32768 : (v > 32767 ? 32767 : v);
+      bad += out[i * nc + c] != (int16_t)v;
+    }
+  CHECKF(bad == 0 && out[npix * nc] == 0x5a5a,
+         "%s fused pairs %zu (odd %d) nc %zu npix %zu mode %d: %d wrong", k->name, npairs, (int)odd,
+         nc, npix, mode, bad);
+  free(x), free(out), free(w), free(pk), free(xs), free(xstep), free(ws);
+  free(mult), free(bm), free(shift);
+}
+
 typedef struct dw_shape {
   int batches, H, W, C, mult, kh, kw, sh, sw, pad_h, pad_w, dh, dw;
 } dw_shape;
@@ -141,7 +198,9 @@ static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_k
   memset(&q, 0, sizeof q);
   for (int c = 0; c < OC; c++) {
     b64[c] = (int64_t)(int32_t)urand() * 64 - (1 << 29);
-    const int64_t blim = ((int64_t)1 << 47) - ((int64_t)1 << 31);
+    /* the fused requantization's bound (dispatch.c): 2^47 - (max(taps, 511) + 1) x 2^22 */
+    const int64_t nt = (int64_t)s->kh * s->kw > 511 ? (int64_t)s->kh * s->kw : 511;
+    const int64_t blim = ((int64_t)1 << 47) - (nt + 1) * ((int64_t)1 << 22);
     if (big && c % 7 == 3) b64[c] = c & 8 ? ((int64_t)1 << 50) : -((int64_t)1 << 50); /* clamped */
     if (!big && c % 7 == 3) b64[c] = c & 8 ? blim : -blim;
     if (!big && c % 13 == 5) b64[c] = (c & 16 ? blim : -blim) - (int64_t)(urand() & 0xffff);
@@ -171,15 +230,18 @@ static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_k
   /* the per-pass packing; the layer's packing and the fused kernel (a depth multiplier above 1
    * with the input spread to the output channels in scratch); the spread input alone */
   const size_t pbytes = tfcc_q16_dw_packed_bytes(k, OC, s->kh * s->kw);
-  const size_t sbytes = tfcc_q16_dwconv_scratch_bytes(&g);
-  CHECK((sbytes > 0) == (s->mult > 1));
+  const size_t sbytes = tfcc_q16_dwconv_scratch_bytes(&g, tfcc_threadpool_size(pool));
+  CHECK(sbytes > 0);
   int16_t *pk = pbytes ? malloc(pbytes) : NULL;
   void *scr = sbytes ? malloc(sbytes) : NULL;
   if (pk) tfcc_q16_dw_pack(k, OC, s->kh * s->kw, w, pk);
-  for (int v = 0; v < 3; v++) {
-    if ((v == 1 && !pk) || (v == 2 && !scr)) continue;
+  /* v 0: neither; 1: the packing and scratch (the fused kernel); 2: scratch only; 3: the
+   * packing without scratch (the per-tap and tap-pair paths) */
+  for (int v = 0; v < 4; v++) {
+    if ((v % 2 == 1 && !pk) || (v && !scr)) continue;
     memset(o1, 0x5a, no * sizeof(int16_t));
-    tfcc_q16_dwconv(pool, k, &g, &q, x, w, v == 1 ? pk : NULL, bb64, bb32, o1, v ? scr : NULL);
+    tfcc_q16_dwconv(pool, k, &g, &q, x, w, v % 2 ? pk : NULL, bb64, bb32, o1,
+                    v == 1 || v == 2 ? scr : NULL);
     CHECKF(memcmp(o0, o1, no * sizeof(int16_t)) == 0,
            "%s dw %dx%dx%dx%d m%d k%dx%d s%d,%d p%d,%d d%d,%d bias %d per_ch %d relu %d mode %d "
            "big %d variant %d differs from tfcc_dwconv_i16",
@@ -238,6 +300,14 @@ int main(void) {
       {1, 17, 17, 8, 1, 17, 16, 1, 1, 8, 8, 1, 1},  /* 272 taps: past it (int64 sums) */
       {1, 5, 7, 33, 3, 5, 5, 1, 2, 2, 2, 1, 1},     /* multiplier 3, 99 channels, 5x5 */
       {1, 24, 25, 8, 1, 23, 23, 1, 1, 0, 1, 1, 1},  /* 529 taps: past int32 at the extremes */
+      /* dw61: past 256 taps on the fused kernel (every shape past 256 taps also runs the
+       * extremes 32767 x -128) */
+      {1, 1, 310, 20, 1, 1, 300, 1, 1, 0, 150, 1, 1},  /* 1x300 temporal, 20 channels */
+      {1, 1, 530, 17, 1, 1, 510, 1, 2, 0, 255, 1, 1},  /* 1x510: one int32 run exactly */
+      {1, 1, 530, 9, 1, 1, 511, 1, 1, 0, 100, 1, 1},   /* 1x511: a run and one pair */
+      {1, 24, 25, 5, 2, 23, 23, 1, 1, 0, 1, 1, 1},     /* 23x23, multiplier 2 */
+      {1, 26, 24, 3, 3, 23, 23, 2, 1, 11, 0, 1, 1},    /* 23x23, multiplier 3, stride 2 */
+      {1, 1, 1150, 3, 2, 1, 1100, 1, 7, 0, 550, 1, 1}, /* 1x1100 m2: three runs */
   };
   tfcc_err err;
   memset(&err, 0, sizeof err);
@@ -256,9 +326,15 @@ int main(void) {
     for (size_t np = 0; np <= TFCC_Q16_DW_MAX_TAPS / 2; np++)
       for (size_t nb = 1; nb <= 3; nb++)
         for (int mode = 0; mode < 3; mode++) pairs_case(k, np, nb, np > 0 && mode != 1, mode);
+    static const size_t fpairs[] = {1, 2, 17, 254, 255, 256, 300, 509, 510, 511, 765, 766};
+    static const size_t fnc[] = {8, 13, 16, 40, 67};
+    for (size_t pi = 0; pi < sizeof fpairs / sizeof fpairs[0]; pi++)
+      for (size_t ni = 0; ni < sizeof fnc / sizeof fnc[0]; ni++)
+        for (int mode = 0; mode < 4; mode++)
+          fused_case(k, fpairs[pi], fnc[ni], 1 + (pi + ni) % 3, mode == 0 && pi % 2, mode);
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
       for (int bias_kind = 0; bias_kind < 3; bias_kind++)
-        for (int mode = 0; mode < 3; mode++)
+        for (int mode = 0; mode < (shapes[si].kh * shapes[si].kw > 256 ? 4 : 3); mode++)
           for (int per_ch = 0; per_ch < 2; per_ch++)
             for (int big = 0; big < 2; big++)
               conv_case(k, &shapes[si], bias_kind, per_ch, mode == 1 && bias_kind, mode, big);

@@ -24,10 +24,13 @@
 #include "tfcc/tfcc.h"
 
 #define TFCC_Q16_DW_MAX_TAPS 32
-/* The fused kernel's and the layer packing's taps (tfcc_q16_dwf_fn): the int32 sums stay exact
- * for up to 511 taps (t x 2^22 < 2^31); 256 keeps the kernel's tap pointers and tail rows
- * (TFCC_Q16_DWF_MAX_TAPS x the block int16) small on the stack. */
-#define TFCC_Q16_DWF_MAX_TAPS 256
+/* The fused kernel's int32 runs: 255 tap pairs (510 taps) of products |x w| <= 2^22 stay within
+ * int32 (510 x 2^22 < 2^31); a window of more pairs adds its runs in int64. */
+#define TFCC_Q16_DWF_RUN_PAIRS 255
+/* The fused kernel's and the layer packing's taps (tfcc_q16_dwf_fn): a bound on the tap arrays
+ * and the packing the operator plans (16 bytes of pointers and up to 64 of tail rows a tap and
+ * thread in scratch, 2 x out_c bytes a tap of packing), far past any real window (256 x 256). */
+#define TFCC_Q16_DWF_MAX_TAPS 65536
 
 typedef void (*tfcc_q16_dw_fn)(size_t taps, const int16_t *const *x, const int8_t *const *w,
                                size_t n, int64_t *acc);
@@ -85,16 +88,23 @@ static inline size_t tfcc_q16_dwf_chan(size_t block, size_t j) {
 }
 
 /* The fused tap-pair kernel (dwpair_body.h): for each of npix pixels, for channels c < nc, the
- * int32 sum over t < 2 * npairs of (int32)x_t[c] * w_t[c] (exact: at most TFCC_Q16_DWF_MAX_TAPS
- * products of |x w| <= 2^22, 2^30), requantized by r from the registers into out[c]. x: 2 * npairs
- * pointers of the first pixel (a padding tap a zero row of nc int16); pixel i reads
- * x[t] + i * xstep[t] and writes out + i * ostep. w: the layer's weights as tfcc_q16_dw_pack
- * packs them (whole blocks, zero past nc), r: ceil(nc / block) * block terms in lane order.
- * Channels past the last whole block are copied to a zero-padded row per tap (no load past
- * x_t[nc - 1]) and stored partially. */
-typedef void (*tfcc_q16_dwf_fn)(size_t npairs, const int16_t *const *x, const ptrdiff_t *xstep,
+ * sum over t < 2 * npairs of (int32)x_t[c] * w_t[c], requantized by r into out[c]: in int32 from
+ * the registers for up to TFCC_Q16_DWF_RUN_PAIRS pairs (at most 510 products of |x w| <= 2^22,
+ * < 2^31); past that in runs of TFCC_Q16_DWF_RUN_PAIRS pairs whose int32 sums are added in
+ * int64 (P) and folded into the bias term: x = (P + s) * mult + bm = s * mult + (bm + P * mult),
+ * which is tfcc_requant64 of the whole sum where |bias| + |sum| < 2^47 (the driver's bound).
+ * x: 2 * npairs pointers of the first pixel (a padding tap a zero row of nc int16), which the
+ * kernel advances: pixel i reads x[t] + i * xstep[t] and writes out + i * ostep. w: the layer's
+ * weights as tfcc_q16_dw_pack packs them (whole blocks, zero past nc), r: ceil(nc / block) *
+ * block terms in lane order. Channels past the last whole block are read by masked loads where
+ * the variant has them, else copied to zero-padded rows in ws (tfcc_q16_dwf_ws_bytes(block,
+ * npairs) bytes; no load past x_t[nc - 1]) and stored partially. */
+typedef void (*tfcc_q16_dwf_fn)(size_t npairs, const int16_t **x, const ptrdiff_t *xstep,
                                 size_t npix, const int16_t *w, size_t nc, const tfcc_q16_dw_rq *r,
-                                int16_t *out, size_t ostep);
+                                int16_t *out, size_t ostep, void *ws);
+static inline size_t tfcc_q16_dwf_ws_bytes(size_t block, size_t npairs) {
+  return 2 * npairs * (block * sizeof(int16_t) + sizeof(const int16_t *));
+}
 
 typedef struct tfcc_q16_dw_kernel {
   const char *name;
@@ -118,8 +128,9 @@ TFCC_DISPATCH_TABLE_DECL(tfcc_q16_dw, tfcc_q16_dw_kernel);
 #define TFCC_Q16_DWP_PACK_DECL(name) \
   void name(size_t npairs, const int8_t *const *w, size_t nblocks, int16_t *dst)
 #define TFCC_Q16_DWF_DECL(name) \
-  void name(size_t npairs, const int16_t *const *x, const ptrdiff_t *xstep, size_t npix, \
-            const int16_t *w, size_t nc, const tfcc_q16_dw_rq *r, int16_t *out, size_t ostep)
+  void name(size_t npairs, const int16_t **x, const ptrdiff_t *xstep, size_t npix, \
+            const int16_t *w, size_t nc, const tfcc_q16_dw_rq *r, int16_t *out, size_t ostep, \
+            void *ws)
 #define TFCC_Q16_DW_VARIANT(sfx) \
   TFCC_Q16_DWF_DECL(tfcc_q16_dwf_##sfx); \
   TFCC_Q16_DW_DECL(tfcc_q16_dw_##sfx); \
@@ -150,15 +161,16 @@ void tfcc_q16_dw_pack(const tfcc_q16_dw_kernel *k, int32_t c, int32_t taps, cons
 /* tfcc_dwconv_i16's results (kernels/ref/depthwise_conv.h) on k: input offset 0 (the 16x8
  * kernels' zero point) and out_c a multiple of in_c (tfcc_q16_dwconv_fits); pool may be NULL.
  * packed: NULL, or the filter as tfcc_q16_dw_pack packed it for k (out_c channels): whole
- * pixels run on the fused kernel where the requantization allows. A depth multiplier above 1
- * takes the fused kernel only with scratch of tfcc_q16_dwconv_scratch_bytes(g) bytes (NULL:
- * none): the input is spread there once to out_c channels (x'[c] = x[c / multiplier]), which
- * then run as a depth multiplier of 1. */
+ * pixels run on the fused kernel where the requantization allows, given scratch of
+ * tfcc_q16_dwconv_scratch_bytes(g, tfcc_threadpool_size(pool)) bytes (NULL: none, the per-tap
+ * path): each thread's tap pointers and tail rows, and for a depth multiplier above 1 the input
+ * spread once to out_c channels (x'[c] = x[c / multiplier]), which then run as a depth
+ * multiplier of 1. */
 bool tfcc_q16_dwconv_fits(const tfcc_conv_geom *g, const tfcc_conv_requant *q);
-/* the spread input's bytes for a depth multiplier above 1 (batches x in_h x in_w x out_c
- * int16), 0 for a multiplier of 1 or past TFCC_Q16_DW_SPREAD_MAX */
+/* the spread input for a depth multiplier above 1 (batches x in_h x in_w x out_c int16) is left
+ * out past TFCC_Q16_DW_SPREAD_MAX bytes (that multiplier then runs the per-tap path) */
 #define TFCC_Q16_DW_SPREAD_MAX ((size_t)64 << 20)
-size_t tfcc_q16_dwconv_scratch_bytes(const tfcc_conv_geom *g);
+size_t tfcc_q16_dwconv_scratch_bytes(const tfcc_conv_geom *g, int threads);
 void tfcc_q16_dwconv(tfcc_threadpool *pool, const tfcc_q16_dw_kernel *k, const tfcc_conv_geom *g,
                      const tfcc_conv_requant *q, const int16_t *in, const int8_t *filter,
                      const int16_t *packed, const int64_t *bias64, const int32_t *bias32,
