@@ -14,10 +14,13 @@ Matching (`--scan SCAN.tsv --out M.tsv`), each table row in turn:
      batch numbered the `_N` in another repository order, or dropped files as copies of earlier
      batches; noted "# named X by this scan";
   3. else the bytes of a C array of a text file of that repository and stem (`STEM.cc`, `STEM.h`,
-     newest first, as the batch's extractor met them) that the scan keeps under another name
-     (sweep_extract.py keeps a plain file rather than a C array of the same bytes; the twenty-sixth
-     and twenty-seventh batches kept the C array's name); needs the snapshots (`--mirror`); noted
-     "# the bytes of TEXT#N, named X by this scan";
+     the stem the text file's name up to its first or its last dot, newest first, as the batch's
+     extractor met them) or of a zip member of that stem (`ZIP!STEM.tflite`) that the scan keeps
+     under another name (sweep_extract.py keeps a plain file rather than a C array or a zip member
+     of the same bytes, and names a C array by its first dot; the twenty-sixth and twenty-seventh
+     batches kept the C array's or the member's name: Snookmz/sea_urchin's `model_unquant_2` is the
+     zip member of `lego_sea_urchin.tflite`'s bytes); needs the snapshots (`--mirror`); noted
+     "# the bytes of TEXT#N (ZIP!MEMBER), named X by this scan";
   4. else a "-" row: "not fetched" (repository not in `--fetched LIST`) or "not found in snapshot".
 A matched row is noted "# ambiguous" when the snapshot holds more files of its repository and stem
 than the table names (which file had which `_N` is then a guess). Printed: totals, then MISSING,
@@ -85,8 +88,10 @@ def prefix_of(name):
     return name.split("__")[0] + "__"
 
 
-def text_arrays(repo, stem, mirror):
-    """[(path#N, sha256)] of the C arrays in the repository's text files of this stem, newest first."""
+def embedded(repo, stem, mirror):
+    """[(path#N or path!MEMBER, sha256)] of the C arrays in the repository's text files of this stem
+    (the name up to its first dot, or up to its last: nanodet_m_0.5x_nhwc_tflite.h) and of the
+    members of this stem of its zip files (.zip, .task), newest first."""
     gitdir = sweep_extract.gitdir_of(repo, mirror)
     if not gitdir:
         return []
@@ -96,12 +101,22 @@ def text_arrays(repo, stem, mirror):
         "utf-8", "replace").split("\n")
     for line in objs:
         parts = line.split(" ", 1)
-        if len(parts) != 2 or parts[0] in seen or sweep_extract.stem_of(parts[1], True) != stem:
+        if len(parts) != 2 or parts[0] in seen:
+            continue
+        path = parts[1]
+        is_text = stem in (sweep_extract.stem_of(path, True), sweep_extract.stem_of(path, False))
+        is_zip = path.lower().endswith((".zip", ".task"))
+        if not is_text and not is_zip:
             continue
         seen.add(parts[0])
         data = sweep_extract.git(gitdir, "cat-file", "blob", parts[0])
-        for n, arr in enumerate(sweep_extract.c_arrays(data)):
-            out.append(("%s#%d" % (parts[1], n), hashlib.sha256(arr).hexdigest()))
+        if is_zip and sweep_extract.is_zip(data):
+            for member, arr in sweep_extract.zip_members(data):
+                if sweep_extract.stem_of(member.split("!")[-1]) == stem:
+                    out.append(("%s!%s" % (path, member), hashlib.sha256(arr).hexdigest()))
+        elif is_text:
+            for n, arr in enumerate(sweep_extract.c_arrays(data)):
+                out.append(("%s#%d" % (path, n), hashlib.sha256(arr).hexdigest()))
     return out
 
 
@@ -129,7 +144,7 @@ def match(table, scan, fetched, mirror):
             continue
         key = (t[1], base(t[0])[len(prefix_of(t[0])):])
         if key not in arrays:
-            arrays[key] = text_arrays(t[1], key[1], mirror)
+            arrays[key] = embedded(t[1], key[1], mirror)
         bysha = {r[6]: r for r in scan if r[1] == t[1] and r[0] not in used}
         for path, sha in arrays[key]:
             if sha in bysha:

@@ -5,7 +5,9 @@
 # tool's snapshots are) holds a file the table names as the scan does, a file the table numbers
 # `_2` (renamed), a C array whose bytes the scan keeps under the plain file's name (the table
 # names the C array: alias), two files of one stem of which the table names one (ambiguous, the
-# other an extra); the table also names a file the snapshot lacks and one of a repository not
+# other an extra), a zip member and a C array in `net_0.5x.h` whose bytes the scan keeps under
+# plain files' names (the table names the member and `net_0.5x`, the header's name up to its last
+# dot: aliases); the table also names a file the snapshot lacks and one of a repository not
 # fetched. The manifest must say each of these; the comparison must count same / changed rows.
 source "$(dirname "$0")/lib.bash"
 SRC=${TFCC_SOURCE_DIR:-$(cd "$HERE/../.." && pwd)}
@@ -24,17 +26,24 @@ tfl b.tflite renumbered
 tfl model/gesture_model.tflite gesture-bytes
 tfl x/m.tflite m-first-one
 tfl y/m.tflite m-second-one
+tfl lego.tflite zip-member-bytes
+tfl nanodet.tflite dotted-header-bytes
 "$PY" - "$W" <<'PY'
-import sys
-arr = b"\x10\0\0\0TFL3gesture-bytes"
-with open(sys.argv[1] + "/gesture_data.cc", "w") as fh:
-    fh.write("const unsigned char g[] = {" + ", ".join("0x%02x" % c for c in arr) + "};\n")
+import sys, zipfile
+def carray(name, arr):
+    with open(sys.argv[1] + "/" + name, "w") as fh:
+        fh.write("const unsigned char g[] = {" + ", ".join("0x%02x" % c for c in arr) + "};\n")
+carray("gesture_data.cc", b"\x10\0\0\0TFL3gesture-bytes")
+carray("net_0.5x.h", b"\x10\0\0\0TFL3dotted-header-bytes")
+with zipfile.ZipFile(sys.argv[1] + "/converted_tflite.zip", "w") as z:
+    z.writestr("model_unquant.tflite", b"\x10\0\0\0TFL3zip-member-bytes")
+    z.writestr("labels.txt", "0 a\n")
 PY
 g add -A && g commit -q -m one
 echo owner/demo >"$TMP/repos.txt"
 expect_rc 0 "scan" -- "$PY" "$X" --out "$TMP/raw" --manifest-out "$TMP/scan.tsv" --repos "$TMP/repos.txt" --mirror "$TMP/mirror"
 names=$(cut -f1 "$TMP/scan.tsv" | grep -v '^#' | sort | tr '\n' ' ')
-if [ "$names" = "demo__a demo__b demo__gesture_model demo__m demo__m_2 " ]; then ok; else bad "scan names: '$names'"; fi
+if [ "$names" = "demo__a demo__b demo__gesture_model demo__lego demo__m demo__m_2 demo__nanodet " ]; then ok; else bad "scan names: '$names'"; fi
 cat >"$TMP/doc.md" <<'EOF'
 # Sweeps
 
@@ -48,6 +57,8 @@ Text.
 | demo__b_2 | owner/demo | runs (litert) | runs | match: out0 max /diff/ 1e-06 |
 | demo__gesture_data | owner/demo | runs (litert) | runs | match: out0 max /diff/ 0 LSB, 100.0% exact |
 | demo__m | owner/demo | refused: ERROR: x | runs | tfcc runs, TFLite refuses |
+| demo__model_unquant | owner/demo | runs (litert) | runs | match: out0 max /diff/ 0 |
+| demo__net_0.5x | owner/demo | runs (litert) | runs | match: out0 max /diff/ 0 |
 | demo__gone | owner/demo | runs (litert) | runs | match: out0 max /diff/ 0 |
 | other__x | owner/other | runs (litert) | refused: tfcc run: error: y | MISMATCH: out0 1 |
 
@@ -59,8 +70,8 @@ Text.
 EOF
 expect_rc 0 "match" -- "$PY" "$M" --doc "$TMP/doc.md" --batch "Twenty-fifth batch" --table-out "$TMP/t.tsv" \
   --scan "$TMP/scan.tsv" --fetched "$TMP/repos.txt" --out "$TMP/m.tsv" --mirror "$TMP/mirror"
-expect_in "$TMP/out" "rows 6 found 4 renamed 1 alias 1 ambiguous 1 missing 2 (not fetched 1) extra 1" "totals"
-if [ "$(wc -l <"$TMP/t.tsv")" = 6 ] && ! grep -q demo__later "$TMP/t.tsv"; then ok; else bad "table read: $(cut -f1 "$TMP/t.tsv" | tr '\n' ' ')"; fi
+expect_in "$TMP/out" "rows 8 found 6 renamed 1 alias 3 ambiguous 1 missing 2 (not fetched 1) extra 1" "totals"
+if [ "$(wc -l <"$TMP/t.tsv")" = 8 ] && ! grep -q demo__later "$TMP/t.tsv"; then ok; else bad "table read: $(cut -f1 "$TMP/t.tsv" | tr '\n' ' ')"; fi
 # row NAME: the manifest line of NAME; sha NAME: the sha256 of a scanned file
 row() { awk -F'\t' -v n="$1" '$1 == n' "$TMP/m.tsv"; }
 scansha() { awk -F'\t' -v n="$1" '$1 == n { print $7 }' "$TMP/scan.tsv"; }
@@ -69,6 +80,10 @@ if [ "$(row demo__b_2 | cut -f7)" = "$(scansha demo__b)" ]; then ok; else bad "d
 expect_in "$TMP/m.tsv" "# named demo__b by this scan" "renamed note"
 if [ "$(row demo__gesture_data | cut -f7)" = "$(scansha demo__gesture_model)" ]; then ok; else bad "alias: $(row demo__gesture_data)"; fi
 expect_in "$TMP/m.tsv" "# the bytes of gesture_data.cc#0, named demo__gesture_model by this scan" "alias note"
+if [ "$(row demo__model_unquant | cut -f7)" = "$(scansha demo__lego)" ]; then ok; else bad "zip alias: $(row demo__model_unquant)"; fi
+expect_in "$TMP/m.tsv" "# the bytes of converted_tflite.zip!model_unquant.tflite, named demo__lego by this scan" "zip alias note"
+if [ "$(row demo__net_0.5x | cut -f7)" = "$(scansha demo__nanodet)" ]; then ok; else bad "dotted alias: $(row demo__net_0.5x)"; fi
+expect_in "$TMP/m.tsv" "# the bytes of net_0.5x.h#0, named demo__nanodet by this scan" "dotted alias note"
 expect_in "$TMP/m.tsv" "# ambiguous: the snapshot has 2 files of this stem, the table 1" "ambiguous note"
 if [ "$(row demo__gone | cut -f3-7)" = "$(printf -- '-\t-\t-\t-\t-')" ]; then ok; else bad "demo__gone: $(row demo__gone)"; fi
 expect_in "$TMP/m.tsv" "# not found in snapshot" "missing row"
