@@ -32,7 +32,9 @@ Usage (Debian's Python or any python3, standard library only):
   rebuild: sweep_extract.py --out RAWDIR --manifest M.tsv [--repos-from-manifest] [GITDIR ...]
            writes every manifest row it finds as RAWDIR/NAME.tflite after checking its sha256;
            prints the rows not found (no snapshot, blob absent) or whose sha256 differs, exit
-           status 1 if any.
+           status 1 if any. --group NAME: only the rows under the manifest's "# group NAME"
+           line (a batch swept in several folders: each folder rebuilt apart keeps its seeds),
+           exit status 2 if none.
 --skip-sha FILE: sha256s (first word of each line) not to keep (files of earlier batches).
 """
 import argparse
@@ -230,18 +232,28 @@ def scan(gitdir):
 
 
 def read_manifest(path):
+    """Rows as dicts; "group" is the last "# group NAME" line above the row (None before any)."""
     rows = []
+    group = None
     with open(path) as fh:
         for ln in fh:
+            if ln.startswith("# group "):
+                group = ln.split()[2]
+                continue
             if ln.startswith("#") or not ln.strip():
                 continue
             p = ln.rstrip("\n").split("\t")
-            rows.append(dict(zip(("name", "repo", "commit", "path", "blob", "size", "sha256"), p)))
+            rows.append(dict(zip(("name", "repo", "commit", "path", "blob", "size", "sha256"), p), group=group))
     return rows
 
 
 def rebuild(args):
     rows = read_manifest(args.manifest)
+    if args.group:
+        rows = [r for r in rows if r["group"] == args.group]
+        if not rows:
+            print("no rows of group %s in %s" % (args.group, args.manifest), file=sys.stderr)
+            return 2
     dirs = {repo_of(g): g for g in args.gitdirs}
     bad = 0
     cats = {}
@@ -286,6 +298,10 @@ def main():
     ap.add_argument("gitdirs", nargs="*")
     ap.add_argument("--out", required=True, help="folder for NAME.tflite")
     ap.add_argument("--manifest", help="rebuild: write the files this manifest lists")
+    ap.add_argument(
+        "--group",
+        help="rebuild: only the rows under the manifest's '# group NAME' line (the folder a batch swept them in)",
+    )
     ap.add_argument("--manifest-out", help="scan: write a manifest of what was written")
     ap.add_argument("--repos", help="scan: lines owner/name, git dirs under --mirror")
     ap.add_argument("--mirror", default=MIRROR)

@@ -28,8 +28,10 @@ RENAMED, ALIAS, AMBIGUOUS and EXTRA (scan rows of the fetched repositories no ta
 
 Comparing (`--compare LOG [LOG ...]`, logs of scripts/sweep_models.py): for each file swept, the
 TFLite and tfcc columns (runs / refused / unreadable / timeout ...) and the result's kind (match,
-MISMATCH, both refuse ...) against the table's; prints CHANGED lines, NOT IN TABLE lines and the
-totals "swept N same N changed N". Exit status 0; 2 on bad arguments or a table not found.
+MISMATCH, both refuse ...) against the table's; prints CHANGED lines, NOT IN TABLE lines, ENGINE
+lines (a file TFLite runs in another engine than the table's: "runs (litert)" / "runs (tfweb)")
+and the totals "swept N same N changed N other engine N". Exit status 0; 2 on bad arguments or a
+table not found.
 """
 import argparse
 import hashlib
@@ -193,6 +195,12 @@ def state(col):
     return col[:20]
 
 
+def engine(col):
+    """The TFLite engine a "runs (litert)" / "runs (tfweb)" column names, else None."""
+    m = re.match(r"\s*runs \((\w+)\)", col)
+    return m.group(1) if m else None
+
+
 def kind(result):
     result = result.strip().rstrip("|").strip()
     return re.split(r"[:(]", result)[0].strip() if result else ""
@@ -200,7 +208,7 @@ def kind(result):
 
 def compare(table, logs):
     want = {t[0]: (state(t[2]), state(t[3]), kind(t[4]), t[4]) for t in table if len(t) >= 5}
-    got = {}
+    got, got_engine = {}, {}
     for log in logs:
         for line in open(log, encoding="utf-8", errors="replace"):
             if line.count(" | ") < 3:
@@ -208,19 +216,27 @@ def compare(table, logs):
             f = line.rstrip("\n").split(" | ")
             rest = " | ".join(f[3:])
             got[f[0].strip()] = (state(f[1]), state(f[2]), kind(rest), rest)
-    same = changed = 0
+            got_engine[f[0].strip()] = engine(f[1])
+    want_engine = {t[0]: engine(t[2]) for t in table if len(t) >= 5}
+    same = changed = other_engine = 0
     for name, g in sorted(got.items()):
         if name not in want:
             print("NOT IN TABLE", name, "|", g[3][:110])
             continue
         w = want[name]
+        we, ge = want_engine[name], got_engine[name]
+        if we and ge and we != ge:
+            # the oracle falls back to the classic interpreter where LiteRT.js refuses a file: the
+            # same verdict from another engine says the file or the oracle changed
+            other_engine += 1
+            print("ENGINE", name, "| table:", we, "| now:", ge)
         if w[:3] == g[:3]:
             same += 1
         else:
             changed += 1
             print("CHANGED", name, "| table:", w[0], "/", w[1], "/", w[3][:110], "| now:", g[0], "/", g[1], "/",
                   g[3][:110])
-    print("swept %d same %d changed %d" % (len(got), same, changed))
+    print("swept %d same %d changed %d other engine %d" % (len(got), same, changed, other_engine))
 
 
 def main():

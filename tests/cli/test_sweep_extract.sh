@@ -95,6 +95,24 @@ expect_in "$TMP/out" "8 of 8 manifest rows" "rebuild count"
 for f in "$OUT"/*.tflite; do
   if cmp -s "$f" "$TMP/again/$(basename "$f")"; then ok; else bad "rebuilt $(basename "$f") differs"; fi
 done
+# --group: only the rows under that "# group NAME" line (batch32 / batch33 were swept in folders
+# raw1, raw2 ...; each rebuilt apart keeps its files' seeds)
+{
+  echo "# a header comment"
+  echo "# group raw1"
+  grep -v '^#' "$TMP/m.tsv" | head -n 3
+  echo "# group raw2"
+  grep -v '^#' "$TMP/m.tsv" | tail -n +4
+} >"$TMP/groups.tsv"
+expect_rc 0 "rebuild, group raw2" -- "$PY" "$X" --out "$TMP/g2" --manifest "$TMP/groups.tsv" --group raw2 --mirror "$TMP/mirror"
+expect_in "$TMP/out" "5 of 5 manifest rows" "group raw2 count"
+want2=$(grep -v '^#' "$TMP/m.tsv" | tail -n +4 | cut -f1 | sed 's/$/.tflite/' | sort | tr '\n' ' ')
+got2=$(ls "$TMP/g2" | sort | tr '\n' ' ')
+if [ "$got2" = "$want2" ]; then ok; else bad "group raw2 wrote '$got2', wanted '$want2'"; fi
+expect_rc 0 "rebuild, group raw1" -- "$PY" "$X" --out "$TMP/g1" --manifest "$TMP/groups.tsv" --group raw1 --mirror "$TMP/mirror"
+expect_in "$TMP/out" "3 of 3 manifest rows" "group raw1 count"
+expect_rc 2 "rebuild, no such group" -- "$PY" "$X" --out "$TMP/g9" --manifest "$TMP/groups.tsv" --group raw9 --mirror "$TMP/mirror"
+expect_in "$TMP/err" "no rows of group raw9" "unknown group named"
 # a row whose sha256 differs is refused, and so is a repository without a snapshot
 awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "demo__model_data" { $7 = "0" $7 } { print }' "$TMP/m.tsv" >"$TMP/bad.tsv"
 printf 'gone__x\tnobody/gone\t-\tx.tflite\t%s\t3\t%s\n' "$(row demo__a | cut -f5)" "$(row demo__a | cut -f7)" >>"$TMP/bad.tsv"

@@ -8,7 +8,8 @@
 # other an extra), a zip member and a C array in `net_0.5x.h` whose bytes the scan keeps under
 # plain files' names (the table names the member and `net_0.5x`, the header's name up to its last
 # dot: aliases); the table also names a file the snapshot lacks and one of a repository not
-# fetched. The manifest must say each of these; the comparison must count same / changed rows.
+# fetched. The manifest must say each of these; the comparison must count same / changed rows
+# and name the rows another TFLite engine answered.
 source "$(dirname "$0")/lib.bash"
 SRC=${TFCC_SOURCE_DIR:-$(cd "$HERE/../.." && pwd)}
 PY=${TFCC_SWEEP_PYTHON:-python3}
@@ -103,6 +104,15 @@ expect_rc 0 "compare" -- "$PY" "$M" --table "$TMP/t.tsv" --compare "$TMP/sweep.l
 expect_in "$TMP/out" "swept 4 same 2 changed 1" "compare totals"
 expect_in "$TMP/out" "CHANGED demo__b_2" "changed row"
 expect_in "$TMP/out" "NOT IN TABLE demo__new" "row not in the table"
+# the same verdict from the other TFLite engine (the oracle's fallback): an ENGINE line, counted
+cat >"$TMP/sweep2.log" <<'EOF'
+demo__a            | runs (litert) | runs | match: out0 max |diff| 0
+demo__gesture_data | runs (tfweb) | runs | match: out0 max |diff| 0 LSB, 100.0% exact
+EOF
+expect_rc 0 "compare, engine" -- "$PY" "$M" --table "$TMP/t.tsv" --compare "$TMP/sweep2.log"
+expect_in "$TMP/out" "swept 2 same 2 changed 0 other engine 1" "compare totals, engine"
+expect_in "$TMP/out" "ENGINE demo__gesture_data | table: litert | now: tfweb" "engine row"
+if grep -q "ENGINE demo__a" "$TMP/out"; then bad "ENGINE line for a row of the table's engine"; else ok; fi
 expect_rc 2 "no such batch" -- "$PY" "$M" --doc "$TMP/doc.md" --batch "Fortieth batch" --compare "$TMP/sweep.log"
 expect_in "$TMP/err" "no per-file table under a '## Fortieth batch' heading" "no such batch message"
 finish
