@@ -182,17 +182,23 @@ def pieces(path, data):
 def commits_of(gitdir, oids):
     """{blob: (commit, path)}: for each blob of oids the newest commit that wrote it and its path
     there (from the trees alone, `git log --raw`: snapshots lack some blobs, which --find-object
-    would read)."""
-    out, commit = {}, None
-    log = git(gitdir, "log", "--all", "--raw", "--no-abbrev", "--no-renames", "--root", "--format=C %H")
-    for ln in log.decode("utf-8", "replace").splitlines():
-        if ln.startswith("C "):
-            commit = ln[2:].strip()
-        elif ln.startswith(":"):
-            meta, _, path = ln.partition("\t")
-            new = meta.split()[3]
-            if new in oids and new not in out:
-                out[new] = (commit, path)
+    would read). Plain `git log` gives merge commits no diff, so a blob only a merge brought in
+    (rishikeshjoshy/flickchat's assets/ml/model.tflite: first in merge 826007d9, in neither of its
+    parents) is looked for again in the merges' diffs against each parent (`-m`)."""
+    out = {}
+    for merges in ([], ["-m"]):
+        commit = None
+        log = git(gitdir, "log", "--all", "--raw", "--no-abbrev", "--no-renames", "--root", *merges, "--format=C %H")
+        for ln in log.decode("utf-8", "replace").splitlines():
+            if ln.startswith("C "):
+                commit = ln[2:].strip()
+            elif ln.startswith(":"):
+                meta, _, path = ln.partition("\t")
+                new = meta.split()[3]
+                if new in oids and new not in out:
+                    out[new] = (commit, path)
+        if len(out) == len(oids):
+            break
     return out
 
 

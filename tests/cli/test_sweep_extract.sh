@@ -6,7 +6,8 @@
 # and brackets, a TFLite file of another extension, a zip member, a member of a zip with two bytes
 # before its first header (MediaPipe's face_landmarker.task), a C array of 0x.. bytes (named up to its first dot),
 # a C array that is no TFLite file, a .tflite of 4 MiB (left out) and a file that only says TFL3
-# elsewhere. The manifest must name each file, its repository, a commit holding it, its path,
+# elsewhere; a second repository whose .tflite only a merge commit added (in neither parent: plain
+# `git log --raw` shows merges no diff, so its commit was "-"). The manifest must name each file, its repository, a commit holding it, its path,
 # blob id, size and sha256; the rebuild from the manifest must give the same bytes and refuse a
 # row whose sha256 differs.
 source "$(dirname "$0")/lib.bash"
@@ -121,4 +122,21 @@ expect_in "$TMP/out" "sha256 differs or file absent: demo__model_data" "sha256 c
 expect_in "$TMP/out" "no snapshot: gone__x (nobody/gone)" "missing snapshot"
 expect_in "$TMP/out" "7 of 9 manifest rows" "rebuild count, bad rows"
 if [ ! -e "$TMP/bad/demo__model_data.tflite" ]; then ok; else bad "a file whose sha256 differs was written"; fi
+# a file only a merge commit added: the manifest names that merge
+M=$TMP/mirror/owner+merged/repo
+mkdir -p "$M"
+gm() { git -C "$M" -c user.name=t -c user.email=t@t -c commit.gpgsign=false "$@" >/dev/null 2>&1; }
+gm init -q -b main
+printf 'readme' >"$M/README" && gm add -A && gm commit -q -m base
+gm checkout -q -b side && printf 'side' >"$M/side.txt" && gm add -A && gm commit -q -m side
+gm checkout -q main && printf 'main' >"$M/main.txt" && gm add -A && gm commit -q -m main
+gm merge -q --no-commit --no-ff side
+mkdir -p "$M/assets/ml" && printf '\x10\0\0\0TFL3merge-only' >"$M/assets/ml/model.tflite"
+gm add -A && gm commit -q -m merge
+CM=$(git -C "$M" rev-parse HEAD)
+echo owner/merged >"$TMP/repos2.txt"
+expect_rc 0 "scan, merge" -- "$PY" "$X" --out "$TMP/raw2" --manifest-out "$TMP/m2.tsv" --repos "$TMP/repos2.txt" --mirror "$TMP/mirror"
+r=$(awk -F'\t' '$1 == "merged__model"' "$TMP/m2.tsv")
+if [ "$(cut -f3 <<<"$r")" = "$CM" ] && [ "$(cut -f4 <<<"$r")" = assets/ml/model.tflite ]; then ok
+else bad "merge-only file: row '$r', wanted $CM assets/ml/model.tflite"; fi
 finish
