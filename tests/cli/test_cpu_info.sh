@@ -40,8 +40,9 @@ assert any("CONV_2D" in f["ops"] for f in fams)
 gated = d["gated_kernels"]
 for g in gated:
     assert g["available"] == (g["reason"] is None), g
-    if not d["amx_permitted"]:
-        assert not g["available"] and "AMX" in g["reason"], g
+    if not d["amx_permitted"]:  # the first thing missing: the dispatch level, else AMX
+        below = order.index(d["dispatch_isa"]) < order.index(g["isa"])
+        assert not g["available"] and (("below " + g["isa"]) in g["reason"] if below else "AMX" in g["reason"]), g
 if d["arch"] == "x86_64":
     assert "q8-gemm-16x64-amxint8" in [g["name"] for g in gated]
 PY

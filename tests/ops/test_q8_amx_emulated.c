@@ -196,7 +196,11 @@ static const tfcc_q8_gemm_kernel *check_dispatch(void) {
          why ? why
              : "available: runs on this machine's AMX tiles (the real kernel; "
                "tests/ops/test_q8_gemm.c checks it too)");
-  if (!tfcc_cpu_has(ci, TFCC_CPU_AMXTILE)) CHECK(why != NULL && strstr(why, "AMX") != NULL);
+  /* without AMX tiles: the first thing missing is named, the dispatch level below avx512 on a
+     CPU without AVX-512, else AMX */
+  if (!tfcc_cpu_has(ci, TFCC_CPU_AMXTILE))
+    CHECK(why != NULL &&
+          strstr(why, tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_) < TFCC_ISA_AVX512 ? "avx512" : "AMX"));
   return amx;
 }
 
