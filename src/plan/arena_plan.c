@@ -28,6 +28,7 @@ enum {
   ORDER_SIZE_THEN_FIRST,
   ORDER_LAST_FIRST_USE, /* reverse execution order: the buffers first used last placed first */
   ORDER_FIRST_END,      /* the buffers that die first placed first */
+  ORDER_SCRATCH_LAST,   /* by size, the one-node buffers (operators' scratch) after the rest */
   ORDER_COUNT
 };
 
@@ -43,6 +44,11 @@ static uint64_t order_key(const tfcc_plan_buffer *b, size_t size, int order, int
        bound by size, 1.000 in reverse execution order; MoveNet int8 1.199 -> 1.083). */
     case ORDER_LAST_FIRST_USE: return (uint64_t)b->first;
     case ORDER_FIRST_END: return (uint64_t)(last_node - b->last);
+    /* A scratch buffer lives one node and fits any gap there; by size it went first and took
+       the bottom of the arena where a longer tensor of the next nodes then did not fit
+       (ResNet-50 f32: a 2.0 MiB CONV_2D scratch under the 1.5 MiB tensors of its block, 1.111
+       x the lower bound by every other order, 1.000 this way). */
+    case ORDER_SCRATCH_LAST: return ((uint64_t)(b->first != b->last) << 63) | size;
     default: return size;
   }
 }
@@ -63,26 +69,33 @@ tfcc_status tfcc_arena_plan(tfcc_plan_buffer *bufs, int32_t n, size_t align, siz
   order_item *order = malloc(sizeof *order * (size_t)n);
   tfcc_plan_buffer **placed = malloc(sizeof *placed * (size_t)n);
   tfcc_plan_buffer **live = malloc(sizeof *live * (size_t)n);
-  if (!order || !placed || !live) {
+  size_t *best_off = malloc(sizeof *best_off * (size_t)n);
+  if (!order || !placed || !live || !best_off) {
     free(order);
     free(placed);
     free(live);
+    free(best_off);
     return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "arena plan: out of memory for %d buffers",
                         (int)n);
   }
+  /* Orders in turn until one meets the lower bound (no plan is smaller): the first smallest
+     wins, its offsets kept. Most graphs meet it in the first one or three (a load planned
+     every order and then the best again: YOLOv8n's 252 buffers 0.61-0.70 ms CPU, now 0.13-0.24). */
+  const size_t bound = tfcc_arena_lower_bound(bufs, n, align);
   size_t best = SIZE_MAX;
-  int best_order = 0;
-  for (int o = 0; o < ORDER_COUNT; o++) {
+  for (int o = 0; o < ORDER_COUNT && best > bound; o++) {
     size_t total = plan_once(bufs, n, align, o, order, placed, live);
     if (total < best) {
       best = total;
-      best_order = o;
+      for (int32_t i = 0; i < n; i++) best_off[i] = bufs[i].offset;
     }
   }
-  *arena = plan_once(bufs, n, align, best_order, order, placed, live);
+  for (int32_t i = 0; i < n; i++) bufs[i].offset = best_off[i];
+  *arena = best;
   free(order);
   free(placed);
   free(live);
+  free(best_off);
   return TFCC_OK;
 }
 

@@ -1,7 +1,7 @@
 /* Memory planning: buffers with lifetimes [first, last] (node indices, inclusive) get offsets in
- * one arena so that buffers alive at the same time never overlap. Greedy best-fit by decreasing
- * size (as TFLite's ArenaPlanner), which in practice lands close to the lower bound: the largest
- * total of simultaneously live buffers. */
+ * one arena so that buffers alive at the same time never overlap. Greedy best-fit in several
+ * orders (by decreasing size, as TFLite's ArenaPlanner, then others), stopping at the first that
+ * meets the lower bound: the largest total of simultaneously live buffers. */
 #ifndef TFCC_PLAN_ARENA_PLAN_H
 #define TFCC_PLAN_ARENA_PLAN_H
 

@@ -6,6 +6,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL */
+#endif
+
 #define HUGE_PAGE (2u << 20)
 #define ALIGN 64
 
@@ -35,13 +39,13 @@ struct tfcc_mem_pool {
 #define THP_ALIGN 0
 #endif
 
-/* An arena of 512 KiB or more is a mapping of its own, and one whose last part is 512 KiB or
- * more (the whole arena under 2 MiB) takes a whole huge page for it (at most 1.5 MiB more
- * resident): zero without being written, one first touch (a huge page) instead of one per 4 KiB.
+/* An arena of 512 KiB or more is a mapping of its own (zero without being written), and one of
+ * 1 MiB or more (the whole arena under 2 MiB) takes a whole huge page for it (TAIL_MIN below).
  * Before branch load10 the limits were 1 MiB, under which arenas came from the heap zeroed by
  * memset: MobileNetV2 int8's 0.8 MB arena was 203 first touches at every session creation,
  * about a third of a warm load's CPU on the test VM, and mapped in 4 KiB pages it would be as
- * many first touches in the first run (bench/README.md "load10"). Smaller arenas still come from
+ * many first touches in the first run (bench/README.md "load10"; since mem61 it is in 4 KiB
+ * pages again, populated at session creation in one call by the default prefault). Smaller arenas still come from
  * the heap; under Emscripten (mappings are heap blocks, no huge pages) from 1 MiB as before. */
 #if THP_ALIGN
 #define MAP_MIN (HUGE_PAGE / 4)
@@ -49,13 +53,18 @@ struct tfcc_mem_pool {
 #define MAP_MIN (HUGE_PAGE / 2)
 #endif
 
-/* A mapped arena's last part of 128 KiB or more (the part past its last whole huge page) is
- * mapped as a whole huge page too: one first touch (zeroing 2 MiB, ~0.15 ms on the test VM)
- * instead of one per 4 KiB (~10 us each there: 32 of them already cost 0.3 ms), at most 1.9 MiB
- * more resident. Before branch first18 the limit was 512 KiB: ResNet-18 f32's 6.2 MB arena
- * (a 244 KiB last part) took 61 faults in every first run, ResNet-50 f32's at 2 threads 117
- * (bench/README.md "first18"). */
-#define TAIL_MIN (HUGE_PAGE / 16)
+/* A mapped arena's last part of 1 MiB or more (the part past its last whole huge page) is
+ * mapped as a whole huge page too: one first touch (zeroing 2 MiB) instead of one per 4 KiB, at
+ * most 1 MiB more resident, never more than the part itself. A smaller last part stays in 4 KiB
+ * pages: the default prefault populates them at session creation in one call
+ * (tfcc_arena_mem_prefault), so the first run faults none. Branch first18 had the limit at
+ * 128 KiB (ResNet-18 f32's 244 KiB last part took 61 faults in every first run, before the
+ * prefault was the default), which held up to 1.9 MiB more per session resident in every
+ * process: MobileNetV2 int8's 0.8 MB arena took 2 MiB, ResNet-50 f32's 7.2 MB 8 MiB. With
+ * 1 MiB, on the test VM (warm cache, 7 interleaved rounds, docs/bench.md "mem61"): peak RSS
+ * 11.7 -> 10.4 MB and 116.1 -> 114.9 MB, load CPU 2.56 -> 3.00 ms (minima 2.41 / 2.47) and
+ * 3.71 -> 3.78, the runs' CPU unchanged. */
+#define TAIL_MIN (HUGE_PAGE / 2)
 
 static size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
@@ -224,6 +233,18 @@ void tfcc_arena_mem_free(tfcc_mem_pool *pool, tfcc_arena_mem *m) {
     default: munmap(m->ptr, m->mapped); break;
   }
   memset(m, 0, sizeof *m);
+}
+
+void tfcc_arena_mem_prefault(const tfcc_arena_mem *m) {
+  if (!m->ptr) return;
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  /* one call instead of a fault per page: a 4 MiB arena on 4 KiB pages 2.6 -> 1.5 ms CPU on the
+   * test VM, on two huge pages 0.5 -> 0.3 ms (docs/bench.md, "mem61") */
+  if (m->kind != KIND_HEAP && m->kind != KIND_POOL && m->mapped &&
+      madvise(m->ptr, m->mapped, MADV_POPULATE_WRITE) == 0)
+    return;
+#endif
+  memset(m->ptr, 0, round_up(m->size, ALIGN));
 }
 
 const char *tfcc_arena_mem_kind(const tfcc_arena_mem *m) {

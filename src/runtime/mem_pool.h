@@ -30,6 +30,13 @@ tfcc_status tfcc_arena_mem_alloc(tfcc_mem_pool *pool, size_t bytes, tfcc_arena_m
                                  tfcc_err *err);
 void tfcc_arena_mem_free(tfcc_mem_pool *pool, tfcc_arena_mem *m);
 
+/* Makes every page of the arena resident (the default prefault of a session's creation: its
+ * first run then faults none). A mapping of its own is populated in one call
+ * (MADV_POPULATE_WRITE, Linux 5.14: the pages stay zero, no byte is written from user space);
+ * elsewhere, or where the kernel refuses it, the arena's bytes are written with zeros (they are
+ * zero already). */
+void tfcc_arena_mem_prefault(const tfcc_arena_mem *m);
+
 /* "hugetlb", "thp", "pages", "heap", "pool" for messages. */
 const char *tfcc_arena_mem_kind(const tfcc_arena_mem *m);
 

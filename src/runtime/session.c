@@ -383,7 +383,7 @@ static tfcc_status session_create(tfcc_model *m, int32_t subgraph, const tfcc_ir
     /* the first run then faults no arena page, and no page of the weights cache's blocks
      * (the default: what the first run would pay, paid here once; docs/weights_cache.md,
      * "cache59") */
-    if (s->plan.arena) memset(s->plan.arena, 0, s->plan.arena_bytes);
+    if (s->plan.arena) tfcc_arena_mem_prefault(&s->plan.arena_mem);
     if (planned(s))
       touch_generation(s);
     else /* no plan yet (placeholder shapes): the cache still */

@@ -21,10 +21,6 @@
 #include "base/durable_file.h"
 #include "base/span_writer.h"
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels answer EINVAL */
-#endif
-
 _Static_assert(sizeof(tfcc_wc_header) == 256, "cache header layout");
 _Static_assert(sizeof(tfcc_wc_entry) == 32, "cache entry layout");
 
@@ -1175,14 +1171,14 @@ void tfcc_wcache_prefault(tfcc_wcache *c) {
    * resident there already, and mapped here too they would count twice in RSS */
   const size_t a = c->keep_bytes ? (size_t)c->keep_off : c->map_size;
   const size_t b = c->keep_bytes ? (size_t)(c->keep_off + c->keep_bytes) : c->map_size;
-  (void)madvise((void *)(uintptr_t)c->map, a, MADV_POPULATE_READ);
-  if (b < c->map_size) {
-    const size_t pb = b & ~(size_t)(TFCC_WC_SKIP_PAGE - 1);
-    (void)madvise((void *)(uintptr_t)(c->map + pb), c->map_size - pb, MADV_POPULATE_READ);
-  }
-  /* and a read of each page from user space: on a VM with shadowed page tables the first user
-   * access of each page still leaves the guest after the kernel mapped it (measured: the first
-   * run of MobileNetV2 f32 on a warm cache took 3.5x a later one with the populate alone) */
+  /* a read of each page from user space, no MADV_POPULATE_READ first: the reads map the
+   * file's pages 64 KiB at a time (the kernel's fault-around), the populate one page at a time.
+   * On the test VM, 14 MB of a page-cached file: reads alone 0.23-0.32 ms CPU, the populate
+   * 0.65-0.72 and nothing left for the reads after it; MobileNetV2 f32's warm load 0.81-0.93
+   * of main's CPU without it (docs/bench.md, "mem61"). The reads are what a VM with shadowed
+   * page tables needs anyway: there the first user access of each page left the guest after
+   * the kernel had mapped it (the first run of MobileNetV2 f32 on a warm cache took 3.5x a
+   * later one with the populate alone, cache59) */
   const size_t pg = (size_t)sysconf(_SC_PAGESIZE);
   read_each_page(c->map, a, pg);
   if (pg && b < c->map_size) { /* the pages from the first page boundary at or after b */
