@@ -1,7 +1,8 @@
 /* Memory planning: buffers with lifetimes [first, last] (node indices, inclusive) get offsets in
  * one arena so that buffers alive at the same time never overlap. Greedy best-fit in several
  * orders (by decreasing size, as TFLite's ArenaPlanner, then others), stopping at the first that
- * meets the lower bound: the largest total of simultaneously live buffers. */
+ * meets the lower bound: the largest total of simultaneously live buffers; when none does, a
+ * bounded repair of the best order (the buffer on top placed earlier). */
 #ifndef TFCC_PLAN_ARENA_PLAN_H
 #define TFCC_PLAN_ARENA_PLAN_H
 
