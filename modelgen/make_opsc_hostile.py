@@ -126,6 +126,20 @@ def sparse_w(shape, dtype=F32, per_channel=False, **sparse):
     return T(dtype, shape, const=vals, sparse=layout, q=q)
 
 
+def fc_sparse_budget():
+    """review61: float32 random-sparse FULLY_CONNECTED weights [256, 1024] holding one value a
+    row: a file of about 4 KiB whose dense weights (1 MiB) fit its load budget (64 times the
+    file's size + 1 MiB) once. The reader charged them twice, as the dense form DENSIFY would
+    make and again as FULLY_CONNECTED's expansion, and refused the model."""
+    rows, cols = 256, 1024
+    vals = [0.0] * (rows * cols)
+    for r in range(rows):
+        vals[r * cols + (r * 37) % cols] = 0.25
+    w = T(F32, [rows, cols], const=vals,
+          sparse={"formats": [0, 1], "index_types": sparse_tensor.IDX_U16})
+    return one("FULLY_CONNECTED", [T(F32, [1, cols]), w, OMIT], [T(F32, [1, rows])])
+
+
 def sparse_graph_output():
     """review59: a sparse constant listed among the graph's outputs."""
     m = S.Model(description="hostile sparse output")
@@ -725,6 +739,7 @@ ACCEPTED = [
     # before; no bias
     ("fc_sparse_weights_hybrid", lambda: one("FULLY_CONNECTED", [T(F32, [2, 32]), sparse_w(
         [4, 32], S.INT8, block_size=[16]), OMIT], [T(F32, [2, 4])])),
+    ("fc_sparse_weights_budget", fc_sparse_budget),
     # fuzz52: an output_shape of height 0 (an empty output): the uint8 kernel cleared its 0 bytes
     # of int64 accumulators at a NULL scratch (undefined; scratch of 0 bytes now points at the
     # empty tensors' address). The test runs each accepted model once.

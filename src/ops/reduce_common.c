@@ -132,21 +132,23 @@ tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
                      ctx->sg->tensors[n->inputs[0]].rank >= 1 &&
                      ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE &&
                      tfcc_hybrid_in_model(ctx->graph, ctx->sg);
+  const tfcc_ir_tensor *in = tfcc_init_ir_input(ctx, 0), *out = tfcc_init_ir_output(ctx, 0);
+  if (in && out && (in->dtype == TFCC_UINT8 || in->dtype == TFCC_INT8) &&
+      ctx->quant_compat == TFCC_QUANT_COMPAT_TFLITE) {
+    /* the delegate's CheckTensorQInt8OrQUInt8Type: affine, one scale */
+    p->xnn_q8 = p->xnn_axes && in->quant.count == 1 && out->quant.count == 1;
+    p->q8_mean_mult = n->builtin == TFCC_OP_MEAN && !p->xnn_q8 && in->quant.count > 0 &&
+                      in->quant.scale[0] > 0.f && out->quant.count > 0 && out->quant.scale[0] > 0.f;
+  }
   ctx->params = p;
   return TFCC_OK;
 }
 
-/* One scale and zero point (the delegate's CheckTensorQInt8OrQUInt8Type: affine, one scale). */
-static bool per_tensor_quant(const tfcc_tensor *t) { return t->quant && t->quant->count == 1; }
-
-/* Whether TFLite's XNNPACK delegate runs this MEAN/SUM (VisitReduceNode): uint8/int8 with
- * per-tensor quantization on input and output and an axis tensor it takes (xnn_axes), in
- * TFCC_QUANT_COMPAT_TFLITE mode; else TFLite's builtin kernel runs it. */
-static bool xnn_reduce(const tfcc_op_ctx *ctx, tfcc_dtype dt) {
+/* Whether TFLite's XNNPACK delegate runs this MEAN/SUM (tfcc_reduce_params.xnn_q8, decided at
+ * init); else TFLite's builtin kernel runs it. */
+static bool xnn_reduce(const tfcc_op_ctx *ctx) {
   const tfcc_reduce_params *p = ctx->params;
-  return p && p->quant_compat == TFCC_QUANT_COMPAT_TFLITE && p->xnn_axes &&
-         (dt == TFCC_UINT8 || dt == TFCC_INT8) && per_tensor_quant(ctx->in[0]) &&
-         per_tensor_quant(ctx->out[0]);
+  return p && p->xnn_q8;
 }
 
 static bool same_quant(const tfcc_tensor *a, const tfcc_tensor *b) {
@@ -238,7 +240,7 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
       if (dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16) {
         /* quantized SUM always rescales (LiteRT saturates even at equal scales); uint8/int8
          * in TFLITE mode with XNNPACK's arithmetic */
-        if (xnn_reduce(ctx, dt) || !same_quant(in, out) || in_s > 0.f) {
+        if (xnn_reduce(ctx) || !same_quant(in, out) || in_s > 0.f) {
           TFCC_OP_CHECK(ctx, out_s > 0.f, TFCC_ERR_UNSUPPORTED,
                         "%s: rescaling %s sum needs an output scale", name, tfcc_dtype_name(dt));
           if ((st = int32_sums(ctx, name, &su, &scratch)) != TFCC_OK) return st;
@@ -337,13 +339,12 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
   quant_of(out, &out_s, &out_zp);
   int32_t *acc = ctx->scratch;
   sum_q(ctx, s, acc);
-  if (xnn_reduce(ctx, dt)) {
+  if (xnn_reduce(ctx)) {
     tfcc_rsum_xnn_q8_finish(ctx->isa, s, dt, acc, in_zp, in_s, out->data, out_zp, out_s, true);
     return TFCC_OK;
   }
   const tfcc_reduce_params *p = ctx->params;
-  if (p && p->quant_compat == TFCC_QUANT_COMPAT_TFLITE && dt != TFCC_INT16 && !su->is_mean_hw &&
-      in_s > 0.f && out_s > 0.f) {
+  if (p && p->q8_mean_mult && !su->is_mean_hw) {
     /* act59: an 8-bit MEAN the delegate leaves to LiteRT's builtin kernel (a 2-D or empty axis
      * tensor): QuantizedMeanOrSum's integer multiplier, as int16's below (the classic
      * interpreter's float formula and equal-scale division stay for REFERENCE mode) */
@@ -390,7 +391,7 @@ const char *tfcc_reduce_op_kernel(const tfcc_op_ctx *ctx, tfcc_reduce_op op) {
     quant_of(ctx->in[0], &in_s, &in_zp);
     quant_of(ctx->out[0], &out_s, &out_zp);
     /* as eval: XNNPACK or rescaled sums; else the generic reference reduction */
-    if (xnn_reduce(ctx, dt) || !same_quant(ctx->in[0], ctx->out[0]) || in_s > 0.f)
+    if (xnn_reduce(ctx) || !same_quant(ctx->in[0], ctx->out[0]) || in_s > 0.f)
       return ctx->ks->rsum->name;
   }
   return "ref";
@@ -415,7 +416,7 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
           return TFCC_OK;
         }
       }
-      if (xnn_reduce(ctx, dt) && su.shape.in_count > 0) {
+      if (xnn_reduce(ctx) && su.shape.in_count > 0) {
         float in_s, out_s;
         int32_t in_zp, out_zp;
         quant_of(in, &in_s, &in_zp);

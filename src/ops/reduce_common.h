@@ -21,9 +21,15 @@ typedef enum tfcc_reduce_op {
 /* init of MEAN and SUM: records the model's quant_compat (params: tfcc_reduce_params). */
 typedef struct tfcc_reduce_params {
   int quant_compat;
-  bool xnn_axes;      /* the axis tensor as TFLite's XNNPACK delegate takes it (VisitReduceNode):
+  bool xnn_axes; /* the axis tensor as TFLite's XNNPACK delegate takes it (VisitReduceNode):
                          a model constant of rank 0 or 1 with at least one axis; a 2-D or empty
                          one, which the builtin kernels accept, leaves the node to them (act59) */
+  /* uint8 / int8 MEAN and SUM, decided from the model's tensors: */
+  bool xnn_q8;        /* TFLite's XNNPACK delegate runs it (VisitReduceNode): TFLITE mode, xnn_axes,
+                         one scale and zero point on input and output; XNNPACK's arithmetic */
+  bool q8_mean_mult;  /* act59: a MEAN the delegate leaves to LiteRT's builtin kernel (TFLITE mode,
+                         not xnn_q8, positive scales): QuantizedMeanOrSum's integer multiplier,
+                         except TFLite's 4-D H,W mean (is_mean_hw, a run's shapes and axes) */
   bool xnn_f32_mean;  /* ops: float32 MEAN over axes {1, 2} of a 4-D input in a hybrid model,
                          TFLITE mode: XNNPACK's mean (the sum times 1.0f / n, not divided) */
   bool xnn_f32_rmean; /* exact2: float32 MEAN of a hybrid model, TFLITE mode (the delegate takes

@@ -103,10 +103,6 @@ struct tfcc_model {
   _Atomic(tfcc_exec_plan *) spare_plan;
 };
 
-/* Called when a session's creation read its generation's pages (runtime/session.c,
- * touch_generation; tests only). */
-extern void (*tfcc_session_touch_hook)(const tfcc_weights *w);
-
 struct tfcc_session {
   tfcc_model *model;
   tfcc_err err;

@@ -826,6 +826,7 @@ static tfcc_status model_build(tfcc_runtime *rt, const uint8_t *data, size_t siz
     m->file_unread += holes->holes[i].len;
   atomic_init(&m->gen0.refs, 1);
   atomic_init(&m->gen0.touched, 0);
+  atomic_init(&m->gen0.reads, 0);
   m->gen0.graph = &m->graph;
   atomic_init(&m->weights, &m->gen0);
   atomic_init(&m->spare_plan, NULL);

@@ -148,8 +148,6 @@ static void read_pages(const uint8_t *p, size_t n) {
 #endif
 }
 
-void (*tfcc_session_touch_hook)(const tfcc_weights *w);
-
 /* The default prefault's reads of the session's generation (the current one, referenced
  * meanwhile: a generation retired since the plan was made is not read), once per generation
  * and subgraph: the weights cache's pages (generation 0; an update's cache is read when it is
@@ -168,7 +166,7 @@ static void touch_generation(tfcc_session *s) {
     if (w->consts_copy && !m->crel.trap) touch_consts(&s->plan);
     read_pages(w->small, w->small_len);
     atomic_fetch_or(&w->touched, bit);
-    if (tfcc_session_touch_hook) tfcc_session_touch_hook(w);
+    atomic_fetch_add_explicit(&w->reads, 1, memory_order_relaxed);
   }
   tfcc_weights_release(m, w);
 }

@@ -406,6 +406,7 @@ static tfcc_status update_begin(tfcc_model *m, tfcc_weights **out, tfcc_err *err
   if (!w) return tfcc_err_set(err, TFCC_ERR_NO_MEMORY, "out of memory");
   atomic_init(&w->refs, 1);
   atomic_init(&w->touched, 0);
+  atomic_init(&w->reads, 0);
   *out = w;
   return TFCC_OK;
 }

@@ -43,6 +43,9 @@ typedef struct tfcc_weights {
   /* bit k: a session of subgraph k (k < 32) read this generation's pages at its creation
    * (runtime/session.c, touch_generation): later sessions do not read them again */
   atomic_uint touched;
+  /* how many sessions' creations read them: one per subgraph, unless two are created at once
+   * and both find the bit clear (harmless: both read); lifecycle.test_load_plan checks it */
+  atomic_uint reads;
 } tfcc_weights;
 
 /* Reference to the model's current generation. Lock-free; never fails. */

@@ -17,7 +17,7 @@
 #include "kernels/bf16-gemm/gemm.h"
 #include "kernels/ref/conv.h"
 #include "base/threadpool.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;
@@ -237,9 +237,7 @@ static void test_conv(const tfcc_bf16_gemm_kernel *k, tfcc_threadpool *pool, int
 }
 
 int main(void) {
-  tfcc_threadpool *pool2 = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
+  tfcc_threadpool *pool2 = tfcc_test_pool(2);
   test_rounding();
   test_dispatch();
   static const int sizes[][3] = {{1, 1, 1},

@@ -15,7 +15,7 @@
 #include "kernels/f32-gemm/gemm.h"
 #include "kernels/ref/conv.h"
 #include "base/threadpool.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;
@@ -121,9 +121,7 @@ static void test_epilogue(const tfcc_f32_gemm_kernel *k) {
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool2 = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
+  tfcc_threadpool *pool2 = tfcc_test_pool(2);
   int tested = 0;
   TFCC_EACH_VARIANT(tfcc_f32_gemm, k, best) {
     tested++;

@@ -11,7 +11,7 @@
 #include "kernels/f32-dwconv/dwconv.h"
 #include "kernels/ref/depthwise_conv.h"
 #include "base/threadpool.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 777u;
@@ -84,9 +84,7 @@ static void test_dw(const tfcc_f32_dwconv_kernel *k, tfcc_threadpool *pool, int 
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool2 = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
+  tfcc_threadpool *pool2 = tfcc_test_pool(2);
   CHECK(tfcc_f32_dwconv_select(TFCC_ISA_GENERIC)->isa == TFCC_ISA_GENERIC);
   int tested = 0;
   static const int chans[] = {1, 7, 32, 33, 67};

@@ -12,7 +12,7 @@
 #include "kernels/f32-gemm/gemv.h"
 #include "kernels/ref/conv.h"
 #include "base/threadpool.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 12345u;
@@ -246,9 +246,7 @@ static void test_pack_layout(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *poo
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool2 = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
+  tfcc_threadpool *pool2 = tfcc_test_pool(2);
   /* dispatch never picks above the cap or the CPU */
   for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {
     const tfcc_f32_gemm_kernel *k = tfcc_f32_gemm_select((tfcc_isa)isa);

@@ -12,7 +12,7 @@
 #include "kernels/f32-gemm/gemm.h"
 #include "kernels/f32-gemm/gemv.h"
 #include "base/threadpool.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 99u;
@@ -63,9 +63,7 @@ static void test_gemv(const tfcc_f32_gemm_kernel *k, tfcc_threadpool *pool, int 
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool2 = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
+  tfcc_threadpool *pool2 = tfcc_test_pool(2);
   static const int ns[] = {1, 31, 32, 33, 100, 129, 1000};
   static const int ks[] = {1, 7, 32, 33, 100, 1280};
   int tested = 0;

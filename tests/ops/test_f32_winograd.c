@@ -18,7 +18,7 @@
 #include "kernels/ref/conv.h"
 #include "conv_family_test_util.h"
 #include "base/threadpool.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 /* Error bound relative to sum |w x| + |bias| (float32 eps = 1.2e-7; seen: see main). */
@@ -193,9 +193,7 @@ static void test_op(int batches, int ih, int iw, int ic, int oc, bool same, int 
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool2 = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
+  tfcc_threadpool *pool2 = tfcc_test_pool(2);
   /* taken only for 3x3, stride 1, dilation 1, groups 1 */
   tfcc_conv_geom g = {1, 8, 8, 16, 8, 8, 16, 3, 3, 16, 1, 1, 1, 1, 1, 1};
   CHECK(tfcc_f32_wino_fits(&g));

@@ -14,7 +14,7 @@
 #include "kernels/pool/pool.h"
 #include "kernels/ref/pool.h"
 #include "base/threadpool.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;
@@ -160,13 +160,8 @@ static void test_pool(const tfcc_pool_kernel *k, tfcc_threadpool *pool, bool avg
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool2 = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {
-    const tfcc_pool_kernel *k = tfcc_pool_select((tfcc_isa)isa);
-    CHECK(k != NULL && tfcc_pool_usable(k, (tfcc_isa)isa));
-  }
+  tfcc_threadpool *pool2 = tfcc_test_pool(2);
+  TFCC_CHECK_SELECTS_USABLE(tfcc_pool, tfcc_pool_usable);
   /* what the fast path refuses */
   tfcc_conv_geom big = {1, 300, 300, 8, 1, 1, 8, 300, 300, 1, 1, 1, 1, 1, 0, 0};
   CHECK(!tfcc_pool_fast_ok(&big, true, TFCC_INT8));

@@ -16,6 +16,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/kernel_families.h"
 #include "kernels/q16-bmm/bmm.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 777u;
@@ -179,10 +180,7 @@ static const bmm_spec specs[] = {
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool3 = NULL;
-  tfcc_err err;
-  memset(&err, 0, sizeof err);
-  CHECK(tfcc_threadpool_create(3, NULL, 0, &pool3, &err) == TFCC_OK);
+  tfcc_threadpool *pool3 = tfcc_test_pool(3);
   int tested = 0;
   const size_t ns = sizeof specs / sizeof specs[0];
   for (int ki = 0; ki < tfcc_q16_gemm_kernel_count(); ki++) {

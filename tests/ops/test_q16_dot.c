@@ -12,6 +12,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/kernel_families.h"
 #include "kernels/q16-dot/dot.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 12345u;
@@ -164,7 +165,7 @@ static void fc_out_bias_wraps(void) {
 int main(void) {
   fc_out_bias_wraps();
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) CHECK(tfcc_q16_dot_select((tfcc_isa)isa) != NULL);
+  TFCC_CHECK_SELECTS(tfcc_q16_dot);
   static const size_t depths[] = {0,   1,   2,    3,    7,    8,    15,   16,   17,   31,   32,
                                   33,  63,  64,   65,   127,  128,  129,  255,  256,  257,  511,
                                   512, 513, 1000, 2040, 2041, 4080, 4099, 8160, 8161, 8191, 16350};

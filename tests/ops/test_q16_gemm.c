@@ -18,6 +18,7 @@
 #include "kernels/kernel_families.h"
 #include "kernels/q16-gemm/gemm.h"
 #include "kernels/ref/fully_connected.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;
@@ -234,12 +235,8 @@ static const conv_spec specs[] = {
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++)
-    CHECK(tfcc_q16_gemm_select((tfcc_isa)isa) != NULL);
-  tfcc_threadpool *pool3 = NULL;
-  tfcc_err err;
-  memset(&err, 0, sizeof err);
-  CHECK(tfcc_threadpool_create(3, NULL, 0, &pool3, &err) == TFCC_OK);
+  TFCC_CHECK_SELECTS(tfcc_q16_gemm);
+  tfcc_threadpool *pool3 = tfcc_test_pool(3);
   int tested = 0;
   for (int ki = 0; ki < tfcc_q16_gemm_kernel_count(); ki++) {
     const tfcc_q16_gemm_kernel *k = tfcc_q16_gemm_kernel_at(ki);

@@ -11,6 +11,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/kernel_families.h"
 #include "kernels/softmax/softmax.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 #include "q16_softmax_values.h"
 
@@ -49,8 +50,7 @@ static void run_case(tfcc_threadpool *pool, const tfcc_q16_softmax_kernel *k,
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++)
-    CHECK(tfcc_q16_softmax_select((tfcc_isa)isa) != NULL);
+  TFCC_CHECK_SELECTS(tfcc_q16_softmax);
   static const float sb[][2] = {{1e-5f, 1.f},    {3.05e-5f, 1.f}, {1e-4f, 1.f},
                                 {4.6e-4f, 0.5f}, {2e-3f, 1.f},    {0.3f, 1.f}};
   static const size_t depths[] = {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 128, 1000};
@@ -70,9 +70,7 @@ int main(void) {
     tested++;
   }
   /* the driver: threads, and its reference fallback */
-  tfcc_threadpool *pool = NULL;
-  tfcc_err err;
-  CHECK(tfcc_threadpool_create(3, NULL, 0, &pool, &err) == TFCC_OK);
+  tfcc_threadpool *pool = tfcc_test_pool(3);
   const tfcc_q16_softmax_kernel *k = tfcc_q16_softmax_select(best);
   tfcc_softmax_i16_params_init(1e-3f, 1.f, &p);
   run_case(NULL, k, &p, 5, 77);

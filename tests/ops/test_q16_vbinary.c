@@ -12,6 +12,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/kernel_families.h"
 #include "kernels/q16-vbinary/vbinary.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 777u;
@@ -61,8 +62,7 @@ static void row_case(const tfcc_q16_vbinary_kernel *k, tfcc_arith_qop op, const 
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++)
-    CHECK(tfcc_q16_vbinary_select((tfcc_isa)isa) != NULL);
+  TFCC_CHECK_SELECTS(tfcc_q16_vbinary);
   /* scales (s1, s2, so), SUB, activation range */
   static const float sc[][3] = {{1e-3f, 1e-3f, 2e-3f},     {3.1e-4f, 7.7e-4f, 9.3e-4f},
                                 {1e-5f, 1e-2f, 1e-2f},     {2.5e-3f, 1.3e-4f, 6.1e-5f},

@@ -16,7 +16,7 @@
 #include "kernels/ref/quant_util.h"
 #include "base/threadpool.h"
 #include "q8_requant_test_util.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static void test_dwm(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qcase *q, int batches,
@@ -127,14 +127,9 @@ static void test_fits_any_width(void) {
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool2 = NULL;
-  tfcc_err err = {0};
   test_fits_any_width();
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {
-    const tfcc_q8_dw_kernel *k = tfcc_q8_dw_select((tfcc_isa)isa);
-    CHECK(k != NULL && tfcc_q8_dw_usable(k, (tfcc_isa)isa));
-  }
+  tfcc_threadpool *pool2 = tfcc_test_pool(2);
+  TFCC_CHECK_SELECTS_USABLE(tfcc_q8_dw, tfcc_q8_dw_usable);
   const qcase cases[] = {
       /* signed, fp32, in_zp, w_zp, out_zp, scales, act range */
       {true, true, 0, 0, 0, 1e-4f, 2e-2f, -128, 127},

@@ -16,6 +16,7 @@
 #include "kernels/q8-fc-small/fc_small.h"
 #include "kernels/ref/fully_connected.h"
 #include "kernels/ref/quant_util.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 12345u;
@@ -273,7 +274,7 @@ static void test_operator(void) {
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) CHECK(tfcc_q8_fcs_select((tfcc_isa)isa) != NULL);
+  TFCC_CHECK_SELECTS(tfcc_q8_fcs);
   CHECK(tfcc_q8_fcs_select(TFCC_ISA_GENERIC)->isa == TFCC_ISA_GENERIC);
   int tested = 0;
   for (int ki = 0; ki < tfcc_q8_fcs_kernel_count(); ki++) {

@@ -18,7 +18,7 @@
 #include "kernels/ref/quant_util.h"
 #include "base/threadpool.h"
 #include "q8_conv_test_util.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static void test_conv(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, const qcase *q,
@@ -30,13 +30,8 @@ static void test_conv(const tfcc_q8_gemm_kernel *k, tfcc_threadpool *pool, const
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool2 = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {
-    const tfcc_q8_gemm_kernel *k = tfcc_q8_gemm_select((tfcc_isa)isa);
-    CHECK(k != NULL && tfcc_q8_gemm_usable(k, (tfcc_isa)isa));
-  }
+  tfcc_threadpool *pool2 = tfcc_test_pool(2);
+  TFCC_CHECK_SELECTS_USABLE(tfcc_q8_gemm, tfcc_q8_gemm_usable);
   CHECK(tfcc_q8_gemm_select(TFCC_ISA_GENERIC)->isa == TFCC_ISA_GENERIC);
   /* Per-shape choice: AMX only for deep GEMMs with enough rows, else the level's best non-AMX
    * kernel; the same as tfcc_q8_gemm_select wherever that is not AMX. */

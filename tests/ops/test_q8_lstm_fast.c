@@ -11,7 +11,7 @@
 #include "kernels/kernel_families.h"
 #include "kernels/q8-lstm/lstm.h"
 #include "kernels/ref/quant_util.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 777u;
@@ -220,7 +220,7 @@ static void test_sequences(const tfcc_q8_lstm_kernel *k) {
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) CHECK(tfcc_q8_lstm_select((tfcc_isa)isa) != NULL);
+  TFCC_CHECK_SELECTS(tfcc_q8_lstm);
   int tested = 0;
   TFCC_EACH_VARIANT(tfcc_q8_lstm, k, best) {
     test_activations(k);

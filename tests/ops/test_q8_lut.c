@@ -8,7 +8,7 @@
 #include "kernels/kernel_families.h"
 #include "kernels/q8-lut/lut.h"
 #include "base/threadpool.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 99u;
@@ -42,10 +42,8 @@ static void run(const tfcc_q8_lut_kernel *k, tfcc_threadpool *pool, size_t n, bo
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool, &err) == TFCC_OK);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) CHECK(tfcc_q8_lut_select((tfcc_isa)isa) != NULL);
+  tfcc_threadpool *pool = tfcc_test_pool(2);
+  TFCC_CHECK_SELECTS(tfcc_q8_lut);
   int tested = 0;
   TFCC_EACH_VARIANT(tfcc_q8_lut, k, best) {
     for (size_t n = 0; n <= 300; n++) run(k, NULL, n, n % 3 == 0);

@@ -14,7 +14,7 @@
 #include "kernels/kernel_families.h"
 #include "kernels/q8-resize/resize.h"
 #include "base/threadpool.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 4242u;
@@ -88,11 +88,8 @@ static void run_f(const tfcc_f32_resize_kernel *k, tfcc_threadpool *pool, int ba
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool, &err) == TFCC_OK);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++)
-    CHECK(tfcc_q8_resize_select((tfcc_isa)isa) != NULL);
+  tfcc_threadpool *pool = tfcc_test_pool(2);
+  TFCC_CHECK_SELECTS(tfcc_q8_resize);
   static const int depths[] = {1, 3, 7, 8, 9, 15, 16, 17, 21, 31, 32, 33, 65};
   static const int sizes[][4] = {{4, 5, 9, 11}, {9, 11, 4, 5}, {1, 1, 6, 7},
                                  {3, 3, 3, 3},  {2, 7, 1, 1},  {5, 4, 17, 2}};

@@ -17,7 +17,7 @@
 #include "kernels/kernel_families.h"
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 5959u;
@@ -114,11 +114,8 @@ static void sweep(const tfcc_q8_softmax_kernel *k, const tfcc_q8_lut_kernel *lk)
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool, &err) == TFCC_OK);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++)
-    CHECK(tfcc_q8_softmax_select((tfcc_isa)isa) != NULL);
+  tfcc_threadpool *pool = tfcc_test_pool(2);
+  TFCC_CHECK_SELECTS(tfcc_q8_softmax);
   const tfcc_q8_lut_kernel *lk = tfcc_q8_lut_select(best);
   int tested = 0;
   TFCC_EACH_VARIANT(tfcc_q8_softmax, k, best) {

@@ -16,7 +16,7 @@
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/quantize.h"
 #include "base/threadpool.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 99u;
@@ -173,13 +173,8 @@ static void test_multiplier_edges(void) {
 int main(void) {
   test_multiplier_edges();
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool2 = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool2, &err) == TFCC_OK);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {
-    const tfcc_qz_kernel *k = tfcc_qz_select((tfcc_isa)isa);
-    CHECK(k != NULL && tfcc_qz_usable(k, (tfcc_isa)isa));
-  }
+  tfcc_threadpool *pool2 = tfcc_test_pool(2);
+  TFCC_CHECK_SELECTS_USABLE(tfcc_qz, tfcc_qz_usable);
   const float scales[] = {1.0f, 0.5f, 0.0078125f, 0.0235294f, 3.1e-5f, 7.5f, 1e-9f, 1234.5f};
   const tfcc_dtype types[] = {TFCC_UINT8, TFCC_INT8, TFCC_INT16};
   const size_t lens[] = {1, 7, 16, 63, 64, 65, 1000, 4099};

@@ -20,7 +20,7 @@
 #include "kernels/ref/softmax.h"
 #include "kernels/softmax/softmax.h"
 #include "base/threadpool.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 2024u;
@@ -175,11 +175,8 @@ static void test_q8(const tfcc_q8_lut_kernel *lk) {
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool, &err) == TFCC_OK);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++)
-    CHECK(tfcc_f32_softmax_select((tfcc_isa)isa) != NULL);
+  tfcc_threadpool *pool = tfcc_test_pool(2);
+  TFCC_CHECK_SELECTS(tfcc_f32_softmax);
   int tested = 0;
   TFCC_EACH_VARIANT(tfcc_f32_softmax, k, best) {
     test_f32(k, pool);

@@ -20,7 +20,7 @@
 #include "kernels/ref/quant_util.h"
 #include "kernels/ref/xnn_quant.h"
 #include "base/threadpool.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 12345u;
@@ -390,13 +390,9 @@ static void test_f32(const tfcc_f32_vbinary_kernel *k, tfcc_threadpool *pool) {
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool, &err) == TFCC_OK);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) {
-    CHECK(tfcc_q8_vbinary_select((tfcc_isa)isa) != NULL);
-    CHECK(tfcc_f32_vbinary_select((tfcc_isa)isa) != NULL);
-  }
+  tfcc_threadpool *pool = tfcc_test_pool(2);
+  TFCC_CHECK_SELECTS(tfcc_q8_vbinary);
+  TFCC_CHECK_SELECTS(tfcc_f32_vbinary);
   int tested = 0;
   TFCC_EACH_VARIANT_IF(tfcc_q8_vbinary, k, best, tfcc_q8_vbinary_usable(k, best)) {
     test_q8(k, pool);

@@ -14,7 +14,7 @@
 #include "kernels/kernel_families.h"
 #include "kernels/ref/activation.h"
 #include "base/threadpool.h"
-#include "kernel_variants.h"
+#include "kernel_test_main.h"
 #include "test_harness.h"
 
 static uint32_t rng = 2024u;
@@ -103,11 +103,8 @@ static void check(const tfcc_f32_vunary_kernel *k, tfcc_threadpool *pool,
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  tfcc_threadpool *pool = NULL;
-  tfcc_err err = {0};
-  CHECK(tfcc_threadpool_create(2, NULL, 0, &pool, &err) == TFCC_OK);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++)
-    CHECK(tfcc_f32_vunary_select((tfcc_isa)isa) != NULL);
+  tfcc_threadpool *pool = tfcc_test_pool(2);
+  TFCC_CHECK_SELECTS(tfcc_f32_vunary);
   float *x;
   const size_t nx = make_inputs(&x);
   const tfcc_f32_vunary_params ps[] = {
