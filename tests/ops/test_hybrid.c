@@ -849,6 +849,12 @@ static const hybrid_case k_hybrid_cases[] = {
     {"fully_connected_hybrid_pt_keep_dims", "hybrid_builtin", REF, 1, 0, false},
     /* ops: input elements not a multiple of the weights columns: batches rounded down */
     {"fully_connected_hybrid_input_remainder_pt", "hybrid_builtin", REF, 1, 0, false},
+    /* sphy61: int8 weights a DENSIFY produces are a run-time tensor to the delegate (LiteRT.js
+     * fails to delegate the node, tfweb runs its builtin kernel): builtin arithmetic in both modes */
+    {"densify_i8_b1x16_hybrid_fc", "hybrid_builtin", REF, 1, 0, false},
+    {"densify_i8_b1x16_hybrid_fc", "hybrid_builtin", TFL, 1, 0, false},
+    {"densify_i8_b1x16_hybrid_asym_fc", "hybrid_builtin", REF, 1, 0, false},
+    {"densify_i8_b1x16_hybrid_asym_fc", "hybrid_builtin", TFL, 1, 0, false},
     {"fully_connected_hybrid_input_remainder_pt_asym", "hybrid_builtin", REF, 1, 0, false},
     {"depthwise_conv_2d_hybrid_pc_3x3_same", "hybrid_builtin", REF, 1, 0, false},
     {"depthwise_conv_2d_hybrid_pc_3x3_valid_m2_s2", "hybrid_builtin", REF, 1, 0, false},
