@@ -138,6 +138,55 @@ def fc_sparse_budget():
     w = T(F32, [rows, cols], const=vals,
           sparse={"formats": [0, 1], "index_types": sparse_tensor.IDX_U16})
     return one("FULLY_CONNECTED", [T(F32, [1, cols]), w, OMIT], [T(F32, [1, rows])])
+def sparse_hybrid_fc(edit, enc_shape=(4, 32), shape=None):
+    """fuzz61: a float32 FULLY_CONNECTED over int8 1x16 block-sparse weights of one scale
+    (sparse hybrid, sphy61), encoded from enc_shape, declared shape (default enc_shape), its
+    encoding then altered by edit(stored, sparsity) (returns the stored values)."""
+    rows, cols = enc_shape
+    vals = [(i % 7) - 3 if (i // 16) % 3 != 1 else 0 for i in range(rows * cols)]
+    stored, sp = sparse_tensor.encode([rows, cols], vals, [0, 1, 0], block_map=[1], block_size=[16])
+    stored = edit(stored, sp)
+    shape = list(shape or enc_shape)
+    m = S.Model(description="hostile sparse hybrid FULLY_CONNECTED")
+    x = m.add_tensor("x", F32, [2, shape[1]])
+    w = m.add_tensor("w", S.INT8, shape, data=S.pack(S.INT8, stored),
+                     quant={"scale": [0.5], "zero_point": [0]}, sparsity=sp)
+    y = m.add_tensor("y", F32, [2, shape[0]])
+    m.add_op("FULLY_CONNECTED", [x, w], [y])
+    m.inputs, m.outputs = [x], [y]
+    return S.serialize(m)
+
+
+def csr_indices(level, change):
+    """An edit for sparse_hybrid_fc: level's CSR indices (type, list) replaced by change(list)."""
+    def edit(stored, sp):
+        t, idx = sp["dim_metadata"][level]["indices"]
+        sp["dim_metadata"][level]["indices"] = (t, change(list(idx)))
+        return stored
+    return edit
+
+
+def csr_segments(level, change):
+    def edit(stored, sp):
+        t, seg = sp["dim_metadata"][level]["segments"]
+        sp["dim_metadata"][level]["segments"] = (t, change(list(seg)))
+        return stored
+    return edit
+
+
+def dw_i16(in_shape, f_shape, out_shape, mult=1, stride_w=1, const_filter=True):
+    """fuzz61: an int16x8 DEPTHWISE_CONV_2D (per-channel int8 filter, int64 bias), VALID; the
+    filter a constant of repeating small values, or (const_filter False) a graph input."""
+    oc = f_shape[3]
+    fq = {"scale": [0.02] * oc, "zero_point": [0] * oc, "quantized_dimension": 3}
+    n = f_shape[0] * f_shape[1] * f_shape[2] * oc
+    f = T(S.INT8, f_shape, q=fq, const=[(i % 5) - 2 for i in range(n)] if const_filter else None)
+    ins = [T(S.INT16, in_shape, q=(0.001, 0)), f,
+           T(S.INT64, [oc], q={"scale": [0.00002] * oc, "zero_point": [0] * oc, "quantized_dimension": 0},
+             const=[3] * oc)]
+    return shape_only("DEPTHWISE_CONV_2D", ins, [T(S.INT16, out_shape, q=(0.01, 0))],
+                      {"padding": "VALID", "stride_w": stride_w, "stride_h": 1, "depth_multiplier": mult,
+                       "dilation_w_factor": 1, "dilation_h_factor": 1})
 
 
 def sparse_graph_output():
@@ -644,6 +693,20 @@ MODELS = [
      "output 1 is sparse tensor 2 (w); only DENSIFY and FULLY_CONNECTED's weights read"),
     ("densify_huge_dense_form", lambda: densify_huge(),
      "tensor 0 (w): the dense form of a sparse tensor (587202595 elements)"),
+    # fuzz61: sparse hybrid weights (sphy61) whose encoding lies, refused by the reader before
+    # FULLY_CONNECTED expands them: a block index past the row (2 of 2 blocks; 255), a 1x16 block
+    # that does not divide the 40 columns, one stored value short, a segment past the indices
+    ("fc_sparse_hybrid_block_past_row", lambda: sparse_hybrid_fc(csr_indices(1, lambda i: i[:-1] + [2])),
+     "tensor 1 (w): sparsity level 1: index 4 = 2 out of range [0,2)"),
+    ("fc_sparse_hybrid_block_index_255", lambda: sparse_hybrid_fc(csr_indices(1, lambda i: [255] + i[1:])),
+     "tensor 1 (w): sparsity level 1: index 0 = 255 out of range [0,2)"),
+    ("fc_sparse_hybrid_block_not_dividing", lambda: sparse_hybrid_fc(lambda st, sp: st, (4, 48), (4, 40)),
+     "tensor 1 (w): sparsity block size 16 does not divide dimension 1 (40)"),
+    ("fc_sparse_hybrid_short_values", lambda: sparse_hybrid_fc(lambda st, sp: st[:-1]),
+     "tensor 1 (w): buffer 1 holds 79 bytes, its sparsity encodes 80 int8 values (80 bytes)"),
+    ("fc_sparse_hybrid_segment_past_indices",
+     lambda: sparse_hybrid_fc(csr_segments(1, lambda s: s[:-1] + [s[-1] + 1])),
+     "tensor 1 (w): sparsity level 1: last segment 6, 5 indices"),
 ]
 
 
@@ -740,6 +803,13 @@ ACCEPTED = [
     ("fc_sparse_weights_hybrid", lambda: one("FULLY_CONNECTED", [T(F32, [2, 32]), sparse_w(
         [4, 32], S.INT8, block_size=[16]), OMIT], [T(F32, [2, 4])])),
     ("fc_sparse_weights_budget", fc_sparse_budget),
+    # fuzz61: int16x8 DEPTHWISE_CONV_2D at the fused kernel's most taps (65536: the per-thread
+    # work area planned at prepare) and one past it (the per-tap path), and a run-time filter of
+    # 1 x 2^20 taps; on the probe's inputs all three equal TFLite (LiteRT.js) bit for bit
+    ("dw_i16_taps_65536", lambda: dw_i16([1, 1, 65536, 1], [1, 1, 65536, 1], [1, 1, 1, 1])),
+    ("dw_i16_taps_65537", lambda: dw_i16([1, 1, 65537, 1], [1, 1, 65537, 1], [1, 1, 1, 1])),
+    ("dw_i16_runtime_filter_2p20", lambda: dw_i16([1, 1, 1 << 20, 1], [1, 1, 1 << 20, 1], [1, 1, 1, 1],
+                                                  const_filter=False)),
     # fuzz52: an output_shape of height 0 (an empty output): the uint8 kernel cleared its 0 bytes
     # of int64 accumulators at a NULL scratch (undefined; scratch of 0 bytes now points at the
     # empty tensors' address). The test runs each accepted model once.
