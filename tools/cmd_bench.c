@@ -15,7 +15,6 @@
 #include "common/trace.h"
 
 #define CMD "bench"
-#define MAX_SPECS 256
 #define MAX_CPUS 1024
 
 static const char k_usage[] =
@@ -145,7 +144,7 @@ typedef struct bench_opts {
   tfcc_quant_compat quant_compat;
   const char *weights_cache;
   int prefault, verify_cache, device_io;
-  const char *specs[MAX_SPECS];
+  const char **specs; /* argc entries: each -i takes at least one argument */
   int n_specs;
   const char *trace;
   int json;
@@ -196,6 +195,8 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
   char err[256];
   *done = 0;
   memset(o, 0, sizeof *o);
+  o->specs = (const char **)calloc((size_t)argc + 1, sizeof *o->specs);
+  if (!o->specs) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
   o->threads = 1;
   o->warmup = 1;
   o->top = 15;
@@ -257,11 +258,7 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
       case OPT_NO_PREFAULT: o->prefault = TFCC_PREFAULT_OFF; break;
       case OPT_DEVICE_IO: o->device_io = 1; break;
       case OPT_VERIFY_CACHE: o->verify_cache = 1; break;
-      case OPT_INPUT:
-        if (o->n_specs >= MAX_SPECS)
-          return cli_error(CMD, CLI_EXIT_USAGE, "too many -i (at most %d)", MAX_SPECS);
-        o->specs[o->n_specs++] = v;
-        break;
+      case OPT_INPUT: o->specs[o->n_specs++] = v; break;
       case OPT_SEED: bad = args_int("--seed", v, 0, 2147483647L, &o->seed, err, sizeof err); break;
       case OPT_PROFILE_RUNS:
         bad = args_int("--profile-runs", v, 0, 1000000, &o->profile_runs, err, sizeof err);
@@ -285,10 +282,13 @@ static int parse_opts(int argc, char **argv, bench_opts *o, int *done) {
 }
 
 int cmd_bench(int argc, char **argv) {
-  static bench_opts o; /* large (CPU list, specs): not on the stack */
+  static bench_opts o; /* large (CPU list): not on the stack */
   int done;
   int rc = parse_opts(argc, argv, &o, &done);
-  if (rc != CLI_EXIT_OK || done) return rc;
+  if (rc != CLI_EXIT_OK || done) {
+    free((void *)o.specs);
+    return rc;
+  }
   bench_state b;
   memset(&b, 0, sizeof b);
   rc = bench(&b, &o);
@@ -313,5 +313,6 @@ int cmd_bench(int argc, char **argv) {
       bench_report_text(&b.r, &st);
   }
   bench_state_free(&b);
+  free((void *)o.specs);
   return rc;
 }

@@ -16,7 +16,6 @@
 #include "common/npy.h"
 
 #define CMD "run"
-#define MAX_SPECS 256
 
 static const char k_usage[] =
     "usage: tfcc run MODEL -i FILE.npy [-i NAME=FILE.npy ...] -o DIR [--threads N]\n"
@@ -139,14 +138,23 @@ typedef struct run_state {
   tfcc_runtime *rt;
   tfcc_model *model;
   tfcc_session *session;
-  npy_array files[MAX_SPECS];
+  npy_array *files; /* one per model input */
+  int n_files;
+  int *assigned;      /* input -> index of its -i, or -1 */
+  const char **paths; /* -i -> its file */
+  int *named;         /* -i -> 1 when given as NAME=FILE */
   const void **inputs;
   void **outputs;
   int n_out;
 } run_state;
 
 static void run_cleanup(run_state *r) {
-  for (int i = 0; i < MAX_SPECS; i++) npy_free(&r->files[i]);
+  if (r->files)
+    for (int i = 0; i < r->n_files; i++) npy_free(&r->files[i]);
+  free(r->files);
+  free(r->assigned);
+  free((void *)r->paths);
+  free(r->named);
   if (r->outputs)
     for (int i = 0; i < r->n_out; i++) free(r->outputs[i]);
   free(r->outputs);
@@ -201,16 +209,20 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
   if (!n_specs && n_in > 0)
     return cli_error(CMD, CLI_EXIT_USAGE, "no input given (-i FILE.npy); the model has %d input%s",
                      n_in, n_in == 1 ? "" : "s");
-  if (n_in > MAX_SPECS)
-    return cli_error(CMD, CLI_EXIT_FAIL, "model has %d inputs (at most %d supported)", n_in,
-                     MAX_SPECS);
+  /* any number of inputs: a personalization model's optimizer takes every weight (1,049) */
+  r->n_files = n_in;
+  r->files = (npy_array *)calloc((size_t)n_in + 1, sizeof *r->files);
+  r->assigned = (int *)malloc(((size_t)n_in + 1) * sizeof *r->assigned);
+  r->paths = (const char **)calloc((size_t)n_specs + 1, sizeof *r->paths);
+  r->named = (int *)calloc((size_t)n_specs + 1, sizeof *r->named);
+  if (!r->files || !r->assigned || !r->paths || !r->named)
+    return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
 
   /* Assign files to inputs: first the NAME=FILE ones, then the plain files, in order, to
    * the inputs still without a file. */
-  int assigned[MAX_SPECS];
-  const char *paths[MAX_SPECS];
-  int named[MAX_SPECS];
-  for (int i = 0; i < MAX_SPECS; i++) assigned[i] = -1;
+  int *assigned = r->assigned, *named = r->named;
+  const char **paths = r->paths;
+  for (int i = 0; i < n_in; i++) assigned[i] = -1;
   for (int k = 0; k < n_specs; k++) {
     const char *spec = specs[k], *eq = strchr(spec, '=');
     int index = -1;
@@ -333,10 +345,10 @@ static int run_model(run_state *r, const char *model_path, const char **specs, i
   return CLI_EXIT_OK;
 }
 
-int cmd_run(int argc, char **argv) {
+/* specs holds argc entries: each -i takes at least one argument */
+static int run_cli(int argc, char **argv, const char **specs) {
   args a;
   const char *value, *model = NULL, *out_dir = NULL, *weights_cache = NULL;
-  const char *specs[MAX_SPECS];
   int n_specs = 0;
   long threads = 0, timeout_ms = 0;
   const char *signature = NULL;
@@ -350,11 +362,7 @@ int cmd_run(int argc, char **argv) {
     switch (id) {
       case ARGS_ERROR: return cli_error(CMD, CLI_EXIT_USAGE, "%s", a.err);
       case OPT_HELP: fputs(k_usage, stdout); return CLI_EXIT_OK;
-      case OPT_INPUT:
-        if (n_specs >= MAX_SPECS)
-          return cli_error(CMD, CLI_EXIT_USAGE, "too many -i (at most %d)", MAX_SPECS);
-        specs[n_specs++] = value;
-        break;
+      case OPT_INPUT: specs[n_specs++] = value; break;
       case OPT_OUTPUT: out_dir = value; break;
       case OPT_THREADS:
         if (args_int("--threads", value, 0, 1024, &threads, err, sizeof err) != 0)
@@ -404,5 +412,14 @@ int cmd_run(int argc, char **argv) {
   int rc = run_model(&r, model, specs, n_specs, out_dir, (int)threads, precision, quant_compat,
                      weights_cache, signature, timeout_ms);
   run_cleanup(&r);
+  return rc;
+}
+
+int cmd_run(int argc, char **argv) {
+  /* no fixed limit on -i: a personalization model's optimizer takes every weight as an input */
+  const char **specs = (const char **)calloc((size_t)argc + 1, sizeof *specs);
+  if (!specs) return cli_error(CMD, CLI_EXIT_FAIL, "out of memory");
+  int rc = run_cli(argc, argv, specs);
+  free((void *)specs);
   return rc;
 }
