@@ -311,6 +311,14 @@ def lstm_ln_scale(scale):
     return c.build()[0]
 
 
+def lstm_cell_scale(log2, cifg=False):
+    """sweep62b: a full-integer UNIDIRECTIONAL_SEQUENCE_LSTM (seq_cases) whose cell state has
+    scale 2^log2."""
+    c = seq_cases.seq_lstm_case("hostile_lstm_cell_scale", "i8", 2, 3, 5, 6, 6, cifg=cifg,
+                                cell_log2=log2)
+    return c.build()[0]
+
+
 def svdf_out_quant(scale, zp):
     """fuzz53: a full-integer SVDF (seq_cases, 3 steps) whose outputs have quantization (scale, zp)."""
     c = seq_cases.svdf_case("hostile_svdf_out_quant", "i8", 2, 5, 4, 3, 1)
@@ -409,6 +417,12 @@ MODELS = [
     # shift of 2^43 (undefined; its multiplier saturates at 2^31), and 10000 x it for an int32 guard
     ("lstm_i8_layer_norm_scale_1e18", lambda: lstm_ln_scale(1.2e18),
      "layer-norm coefficients 21: scale 1.2e+18 is too large (2^31, the kernel shifts by at most 2^19)"),
+    # sweep62b: below 2^-15 TFLite's ApplyTanh writes nothing and its output is the input gate's
+    # scratch, which a CIFG LSTM never writes; below 2^-30 the cell update's shift is negative
+    ("lstm_i8_cifg_cell_scale_2m17", lambda: lstm_cell_scale(-17, cifg=True),
+     "cell state scale 2^-17 with CIFG: TFLite skips the cell tanh below 2^-15"),
+    ("lstm_i8_cell_scale_2m31", lambda: lstm_cell_scale(-31), "cell state scale 2^-31 unsupported (2^-30..2^-9)"),
+    ("lstm_i8_cell_scale_2m8", lambda: lstm_cell_scale(-8), "cell state scale 2^-8 unsupported (2^-30..2^-9)"),
     ("stablehlo_scatter_body_op", lambda: scatter("ADD", [2, 3]),
      "update computation subgraph 1's operator ADD is not supported"),
     ("stablehlo_scatter_updates_shape", lambda: scatter("STABLEHLO_ADD", [3, 3]),

@@ -1256,6 +1256,30 @@ def hybrid_cases():
                    [act("f32", ishape, -2.0, 3.0), hw(name, [oc, k, k, ishape[3]], 0, pc), fbias(name, oc)],
                    [T(F32, [ishape[0], oh, ow, oc])],
                    {"padding": pad, "stride_w": st, "stride_h": st, "fused_activation_function": actf}))
+    # sweep62b: a NaN in a quantization group (a FULLY_CONNECTED row, a 1x1 convolution's pixel,
+    # a KxK convolution's batch image): LiteRT's qd8 quantization gives the group a NaN scale,
+    # so every output computed from it is NaN and the others are unchanged (a DTLN-aec file fed
+    # negative magnitudes: LOG's NaN reached every row)
+    def nan_values(name, shape, at):
+        rng = Rng(seed_of(name + "/x"))
+        v = [f32(rng.uniform(-2.0, 3.0)) for _ in range(numel(shape))]
+        for i in at:
+            v[i] = float("nan")
+        return T(F32, shape, values=v)
+
+    for tag, ishape, oc, k, st, pad, actf, at in [
+            ("pc_1x1_b2_nan", [2, 4, 3, 8], 5, 1, 1, "SAME", "NONE", [5, 8 * 12 + 8 * 7 + 7]),
+            ("pc_3x3_same_s2_nan", [2, 9, 9, 4], 5, 3, 2, "SAME", "RELU6", [5])]:
+        name = "conv_2d_hybrid_%s" % tag
+        oh, ow = conv_out(ishape[1], k, st, 1, pad), conv_out(ishape[2], k, st, 1, pad)
+        add(single(name, "CONV_2D",
+                   [nan_values(name, ishape, at), hw(name, [oc, k, k, ishape[3]], 0, True), fbias(name, oc)],
+                   [T(F32, [ishape[0], oh, ow, oc])],
+                   {"padding": pad, "stride_w": st, "stride_h": st, "fused_activation_function": actf}))
+    name = "fully_connected_hybrid_pt_nan_rows"
+    add(single(name, "FULLY_CONNECTED",
+               [nan_values(name, [4, 20], [1, 59, 60]), hw(name, [6, 20], 0, False), fbias(name, 6)],
+               [T(F32, [4, 6])], {"asymmetric_quantize_inputs": False}))
     # ops: grouped hybrid CONV_2D (filter input channels < input channels): an exported YOLO
     # licence-plate model of the eighth sweep has a 128-group 3x3 one (one channel per group)
     for tag, ishape, oc, fic, pc in [("grouped_pc_g4", [1, 6, 7, 4], 4, 1, True),

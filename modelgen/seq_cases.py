@@ -25,7 +25,7 @@ def qconst(rng, dt, shape, scale, lo, hi):
 
 # ---------------------------------------------------------------- LSTM
 def lstm_tensors(name, dt, nb, ni, nc, no, cifg=False, peep=False, proj=False, ln=False,
-                 hybrid=False, asym=False):
+                 hybrid=False, asym=False, cell_log2=-11):
     """The 24 inputs of an LSTM (lstm::full order) keyed w0..w3, r0..r3, p0/p1/p3, b0..b3,
     pw, pb, h, c, l0..l3 (OMIT where absent), plus tensors and intermediates (int8)."""
     rng = Rng(seed_of(name + "/weights"))
@@ -79,7 +79,7 @@ def lstm_tensors(name, dt, nb, ni, nc, no, cifg=False, peep=False, proj=False, l
     else:
         keys += [OMIT, OMIT]
     t["h"] = T(I8 if q else F32, [nb, no], q=h_q, variable=True)
-    t["c"] = T(I16 if q else F32, [nb, nc], q=(2.0 ** -11, 0) if q else None, variable=True)
+    t["c"] = T(I16 if q else F32, [nb, nc], q=(2.0 ** cell_log2, 0) if q else None, variable=True)
     keys += ["h", "c"]
     for g in range(4):
         keys.append(vec("l%d" % g, nc, "ln") if ln and not (g == 0 and cifg) else OMIT)
@@ -240,6 +240,14 @@ def lstm_cases(add):
     add(seq_lstm_case("unidirectional_sequence_lstm_i8_layer_norm_peephole_tm", "i8", 3, 4, 6, 8, 5,
                       time_major=True, ln=True, peep=True, proj=True,
                       opts={"fused_activation_function": "TANH", "cell_clip": 0.8}))
+    # sweep62b: a cell state scale below 2^-15 (a real int8 LSTM has 2^-17): TFLite's
+    # ApplyTanh(15 + cell_scale) has no case for negative integer bits and writes nothing, so
+    # the hidden state is the output gate times the input gate's scratch (kernels/ref/lstm.h)
+    add(seq_lstm_case("unidirectional_sequence_lstm_i8_cell_2m17", "i8", 2, 5, 6, 8, 8, cell_log2=-17))
+    add(seq_lstm_case("unidirectional_sequence_lstm_i8_cell_2m16_peephole_proj_tm", "i8", 3, 4, 5, 8, 5,
+                      time_major=True, peep=True, proj=True, cell_log2=-16,
+                      opts={"fused_activation_function": "TANH", "cell_clip": 0.2}))
+    add(lstm_case("lstm_i8_cell_2m20_layer_norm", "i8", 2, 5, 6, 6, steps=3, ln=True, cell_log2=-20))
 
 
 def bidi_lstm_case(name, nb, nt, ni, nc, no, time_major=True, merge=False, hybrid=False, opts=None,

@@ -892,6 +892,7 @@ typedef struct image_job {
   float inv;
   int32_t zp;
   float lo[TFCC_HYB_IMG_MAX_CHUNKS], hi[TFCC_HYB_IMG_MAX_CHUNKS];
+  bool nan[TFCC_HYB_IMG_MAX_CHUNKS]; /* qd8: the chunk holds a NaN (quantize.h) */
 } image_job;
 
 static void image_minmax_task(void *ctx, size_t t, int thread) {
@@ -899,6 +900,7 @@ static void image_minmax_task(void *ctx, size_t t, int thread) {
   image_job *j = ctx;
   const size_t off = t * j->chunk, n = j->len - off < j->chunk ? j->len - off : j->chunk;
   j->h->minmax(j->x + off, n, &j->lo[t], &j->hi[t]);
+  j->nan[t] = j->mode == IMG_QD8 && tfcc_hyb_any_nan(j->x + off, n);
 }
 
 static void image_element_task(void *ctx, size_t t, int thread) {
@@ -930,7 +932,7 @@ static void quantize_image(tfcc_threadpool *pool, const tfcc_hybrid *h, const fl
       h->qd8_rows(x, len, 1, q, scale, zp, 0);
     return;
   }
-  image_job job = {h, x, len, 0, q, mode, false, 0.0f, 0, {0}, {0}}, *j = &job;
+  image_job job = {h, x, len, 0, q, mode, false, 0.0f, 0, {0}, {0}, {0}}, *j = &job;
   j->chunk = ((len + chunks - 1) / chunks + 63) & ~(size_t)63;
   chunks = (len + j->chunk - 1) / j->chunk;
   tfcc_threadpool_run(pool, chunks, image_minmax_task, j);
@@ -944,6 +946,8 @@ static void quantize_image(tfcc_threadpool *pool, const tfcc_hybrid *h, const fl
     j->inv = 1.0f / *scale;
   } else {
     tfcc_hyb_qd8_params(lo, hi, &j->inv, zp, scale);
+    for (size_t t = 0; t < chunks; t++)
+      if (j->nan[t]) *scale = NAN; /* as LiteRT's qd8 (quantize.h) */
   }
   j->zp = *zp;
   tfcc_threadpool_run(pool, chunks, image_element_task, j);

@@ -248,8 +248,17 @@ static tfcc_status quant_params(tfcc_op_ctx *ctx, const lstm_setup *su, tfcc_lst
   int cell_scale;
   CHECK_(checked_log2(scale_of(c), &cell_scale), TFCC_ERR_UNSUPPORTED,
          "cell state scale %g is not a power of two", (double)scale_of(c));
-  CHECK_(cell_scale >= -15 && cell_scale <= -9, TFCC_ERR_UNSUPPORTED,
-         "cell state scale 2^%d unsupported (2^-15..2^-9)", cell_scale);
+  /* TFLite's Prepare takes any cell_scale <= -9; its ApplyTanh(15 + cell_scale) has cases 0..6
+     only and returns without writing below 2^-15, so the hidden state is then the output gate
+     times the scratch it would have written: the input gate of the step (kernels/ref/lstm.h).
+     With CIFG that scratch is never written (undefined); below 2^-30 the cell update's shift
+     30 + cell_scale would be negative. */
+  CHECK_(cell_scale <= -9 && cell_scale >= -30, TFCC_ERR_UNSUPPORTED,
+         "cell state scale 2^%d unsupported (2^-30..2^-9)", cell_scale);
+  CHECK_(cell_scale >= -15 || !su->cifg, TFCC_ERR_UNSUPPORTED,
+         "cell state scale 2^%d with CIFG: TFLite skips the cell tanh below 2^-15 and reads an "
+         "input-gate scratch a CIFG LSTM never writes",
+         cell_scale);
   p->cell_scale = cell_scale;
   /* gate scales: Q3.12 without layer norm, else the intermediates 0-3 */
   float gate_scale[4];

@@ -573,6 +573,8 @@ void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t 
       memcpy(scale + r0, sc, nb * sizeof(float));
       memcpy(zp + r0, zo, nb * sizeof(int32_t));
     }
+    for (size_t r = 0; r < nb; r++) /* a row holding a NaN: a NaN scale (quantize.h) */
+      if (tfcc_hyb_any_nan(x + (r0 + r) * len, len)) scale[r0 + r] = NAN;
     if (len < HO_W) {
       memcpy(inv, &pinv, sizeof inv);
       memcpy(z, &pz, sizeof z);

@@ -60,15 +60,16 @@ static void quantize_qd8(const float *x, size_t n, int8_t *q, float *scale, int3
   tfcc_hyb_qd8_params(lo, hi, &inv, zp, scale);
   if (qz && qz->quantize_xnn) { /* x * inv, clamped, half to even, + zp: the same element */
     qz->quantize_xnn(x, q, n, inv, *zp, TFCC_INT8);
-    return;
+  } else {
+    const float lo_q = (float)(-128 - *zp), hi_q = (float)(127 - *zp);
+    for (size_t i = 0; i < n; i++) {
+      float v = x[i] * inv;
+      v = v > lo_q ? v : lo_q;
+      v = v < hi_q ? v : hi_q;
+      q[i] = (int8_t)((int32_t)lrintf(v) + *zp);
+    }
   }
-  const float lo_q = (float)(-128 - *zp), hi_q = (float)(127 - *zp);
-  for (size_t i = 0; i < n; i++) {
-    float v = x[i] * inv;
-    v = v > lo_q ? v : lo_q;
-    v = v < hi_q ? v : hi_q;
-    q[i] = (int8_t)((int32_t)lrintf(v) + *zp);
-  }
+  if (tfcc_hyb_any_nan(x, n)) *scale = NAN; /* as LiteRT's qd8 (quantize.h) */
 }
 
 static void quantize_sym(const float *x, size_t n, int8_t *q, float *scale, int32_t *zp,

@@ -52,6 +52,17 @@ void tfcc_hyb_quantize_vec(tfcc_hyb_scheme s, const float *x, size_t n, int8_t *
                            int32_t *zp, const tfcc_qz_kernel *qz, tfcc_hyb_minmax_fn mm,
                            tfcc_hyb_round_fn rnd);
 
+/* Whether x[0..n) holds a NaN. XNNPACK's qd8 quantization as LiteRT runs it (WebAssembly's
+ * NaN-propagating min / max) gives a group holding a NaN a NaN scale, so every output computed
+ * from that group (a row, a pixel, a batch image) is NaN: the qd8 paths set the group's scale to
+ * NaN where this is true (sweep62b; the builtin sym / asym schemes keep TFLite's
+ * std::minmax_element semantics). */
+static inline bool tfcc_hyb_any_nan(const float *x, size_t n) {
+  int bad = 0;
+  for (size_t i = 0; i < n; i++) bad |= x[i] != x[i];
+  return bad != 0;
+}
+
 /* XNNPACK's qd8 parameters of a group whose extremes are lo and hi: the multiplier inv
  * (= 1 / scale), the zero point and the scale (inline: once per row of a 1x1 convolution). */
 static inline void tfcc_hyb_qd8_params(float lo, float hi, float *inv, int32_t *zp, float *scale) {

@@ -238,8 +238,13 @@ static void step(const tfcc_q8_lstm_kernel *k, const tfcc_q8_lstm_plan *pl, cons
     k->sigmoid(og, og, (size_t)nc, 3);
   }
   /* CalculateLstmOutputInteger8x8_16. */
-  k->tanh(c, m->th, (size_t)nc, 15 + q->cell_scale);
-  k->hidden(og, m->th, q->hidden_a, q->hidden_b, q->hidden_zp, m->hid, (size_t)nc);
+  /* below 2^-15 TFLite's ApplyTanh writes nothing: its output is the input gate's scratch */
+  const int16_t *th = ig;
+  if (15 + q->cell_scale >= 0) {
+    k->tanh(c, m->th, (size_t)nc, 15 + q->cell_scale);
+    th = m->th;
+  }
+  k->hidden(og, th, q->hidden_a, q->hidden_b, q->hidden_zp, m->hid, (size_t)nc);
   if (pl->proj) {
     to_pairs(m->hid, nc, m->hp);
     k->gemv(pl->proj, row_blocks(no), col_pairs(nc), m->hp, m->acc_p);

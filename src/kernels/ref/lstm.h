@@ -71,7 +71,9 @@ typedef struct tfcc_lstm_q_params {
   int hidden_b, proj_b;
   int32_t hidden_zp; /* zero point of intermediate 4 (hidden) */
   int32_t input_zp, output_state_zp;
-  int32_t cell_scale; /* log2 of the cell state scale (-15..-9) */
+  int32_t cell_scale; /* log2 of the cell state scale (-30..-9); below -15 TFLite's ApplyTanh
+                         writes nothing and the hidden state takes the input gate instead of
+                         tanh(c) (not CIFG: the op refuses that) */
   int16_t cell_clip;  /* quantized; 0 = none */
   int8_t proj_clip;   /* quantized; 0 = none */
   /* layer norm (weights ln[g] set): multiplier of the coefficients' scale and the variance

@@ -140,7 +140,10 @@ static void step_q(const tfcc_lstm_shape *s, const tfcc_lstm_q_weights *wt,
   }
   gate_q(s, wt, p, eb, 3, x, h, c, false, ps, og);
   /* CalculateLstmOutputInteger8x8_16. */
-  for (int32_t i = 0; i < nc; i++) th[i] = tfcc_fx16_tanh(c[i], 15 + p->cell_scale);
+  if (15 + p->cell_scale >= 0)
+    for (int32_t i = 0; i < nc; i++) th[i] = tfcc_fx16_tanh(c[i], 15 + p->cell_scale);
+  else /* TFLite's ApplyTanh leaves its output, the input gate's scratch, as it was (lstm.h) */
+    memcpy(th, ig, (size_t)nc * sizeof(int16_t));
   for (int32_t i = 0; i < nc; i++) {
     const int32_t v =
         wrap_i32((int64_t)tfcc_mbqm((int32_t)og[i] * th[i], p->hidden_a, p->hidden_b) -
