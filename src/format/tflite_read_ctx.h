@@ -54,6 +54,9 @@ tfcc_status tfl_alloc(tfl_ctx *c, size_t count, size_t elem, size_t align, void 
  * once its readers are known); only the bookkeeping overhead is charged here. */
 tfcc_status tfl_alloc_charged(tfl_ctx *c, size_t count, size_t elem, size_t align, void **out,
                               const char *what);
+/* [data, data + bytes) of the file was copied or expanded into the graph and is read no more
+ * (tfcc_graph.copied: the runtime gives its pages back). */
+tfcc_status tfl_note_copied(tfl_ctx *c, const uint8_t *data, size_t bytes);
 /* Copy of a string into graph memory ("" for NULL). */
 tfcc_status tfl_strdup(tfl_ctx *c, const char *s, uint32_t len, const char **out);
 

@@ -53,6 +53,17 @@ tfcc_status tfl_alloc_charged(tfl_ctx *c, size_t count, size_t elem, size_t alig
   return graph_mem(c, count, elem, true, align, out, what);
 }
 
+tfcc_status tfl_note_copied(tfl_ctx *c, const uint8_t *data, size_t bytes) {
+  tfcc_ir_copied *k;
+  tfcc_status st = tfl_alloc(c, 1, sizeof *k, _Alignof(tfcc_ir_copied), (void **)&k, "copied");
+  if (st != TFCC_OK) return st;
+  k->data = data;
+  k->bytes = bytes;
+  k->next = c->g->copied;
+  c->g->copied = k;
+  return TFCC_OK;
+}
+
 tfcc_status tfl_strdup(tfl_ctx *c, const char *s, uint32_t len, const char **out) {
   void *p;
   tfcc_status st = tfl_alloc(c, (size_t)len + 1, 1, 1, &p, "string");

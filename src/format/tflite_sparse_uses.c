@@ -54,6 +54,10 @@ static tfcc_status densify_fc_weights(tfl_ctx *c, tfcc_ir_tensor *w, int32_t ti)
   if (st != TFCC_OK) return st; /* `what` names the tensor */
   st = tfcc_ref_densify(w->sparsity, w->rank, w->dims, w->data, stored, es, dense, c->err);
   if (st != TFCC_OK) return tfcc_err_prefix(c->err, "tensor %d (%s)", (int)ti, w->name);
+  /* the stored values are read no more (review62: the runtime gives their pages back, unless
+   * another tensor reads the same bytes; the index vectors, which another tensor's sparsity
+   * may share, stay) */
+  if ((st = tfl_note_copied(c, w->data, w->data_bytes)) != TFCC_OK) return st;
   w->data = dense;
   w->data_bytes = (size_t)n * es;
   w->sparsity = NULL;
