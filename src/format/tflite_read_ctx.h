@@ -49,6 +49,14 @@ tfcc_status tfl_charge(tfl_ctx *c, size_t n, const char *what);
 /* Zeroed graph memory for count elements of elem bytes, charged to the budget. */
 tfcc_status tfl_alloc(tfl_ctx *c, size_t count, size_t elem, size_t align, void **out,
                       const char *what);
+/* tfl_alloc of memory whose count * elem bytes were charged already (tfl_charge where the need
+ * was found: a sparse tensor's dense form, charged when its sparsity is read and allocated
+ * once its readers are known); only the bookkeeping overhead is charged here. */
+tfcc_status tfl_alloc_charged(tfl_ctx *c, size_t count, size_t elem, size_t align, void **out,
+                              const char *what);
+/* [data, data + bytes) of the file was copied or expanded into the graph and is read no more
+ * (tfcc_graph.copied: the runtime gives its pages back). */
+tfcc_status tfl_note_copied(tfl_ctx *c, const uint8_t *data, size_t bytes);
 /* Copy of a string into graph memory ("" for NULL). */
 tfcc_status tfl_strdup(tfl_ctx *c, const char *s, uint32_t len, const char **out);
 

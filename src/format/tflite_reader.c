@@ -27,17 +27,40 @@ tfcc_status tfl_charge(tfl_ctx *c, size_t n, const char *what) {
   return TFCC_OK;
 }
 
-tfcc_status tfl_alloc(tfl_ctx *c, size_t count, size_t elem, size_t align, void **out,
-                      const char *what) {
+/* Graph memory for count elements of elem bytes; charges the budget the bookkeeping overhead,
+ * and the bytes unless `charged` (tfl_alloc_charged). */
+static tfcc_status graph_mem(tfl_ctx *c, size_t count, size_t elem, bool charged, size_t align,
+                             void **out, const char *what) {
   *out = NULL;
   if (elem && count > (SIZE_MAX - TFL_ALLOC_OVERHEAD) / elem)
     return tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL, "%s: %zu elements overflow", what, count);
-  size_t bytes = count * elem;
-  tfcc_status st = tfl_charge(c, bytes + TFL_ALLOC_OVERHEAD, what);
+  const size_t bytes = count * elem;
+  tfcc_status st = tfl_charge(c, (charged ? 0 : bytes) + TFL_ALLOC_OVERHEAD, what);
   if (st != TFCC_OK) return st;
   *out = tfcc_graph_alloc(c->g, bytes, align);
   if (!*out)
     return tfcc_err_set(c->err, TFCC_ERR_NO_MEMORY, "%s: cannot allocate %zu bytes", what, bytes);
+  return TFCC_OK;
+}
+
+tfcc_status tfl_alloc(tfl_ctx *c, size_t count, size_t elem, size_t align, void **out,
+                      const char *what) {
+  return graph_mem(c, count, elem, false, align, out, what);
+}
+
+tfcc_status tfl_alloc_charged(tfl_ctx *c, size_t count, size_t elem, size_t align, void **out,
+                              const char *what) {
+  return graph_mem(c, count, elem, true, align, out, what);
+}
+
+tfcc_status tfl_note_copied(tfl_ctx *c, const uint8_t *data, size_t bytes) {
+  tfcc_ir_copied *k;
+  tfcc_status st = tfl_alloc(c, 1, sizeof *k, _Alignof(tfcc_ir_copied), (void **)&k, "copied");
+  if (st != TFCC_OK) return st;
+  k->data = data;
+  k->bytes = bytes;
+  k->next = c->g->copied;
+  c->g->copied = k;
   return TFCC_OK;
 }
 

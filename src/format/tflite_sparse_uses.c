@@ -48,14 +48,16 @@ static tfcc_status densify_fc_weights(tfl_ctx *c, tfcc_ir_tensor *w, int32_t ti)
   void *dense = NULL;
   char what[160];
   snprintf(what, sizeof what, "tensor %d (%s): dense FULLY_CONNECTED weights", (int)ti, w->name);
-  /* the reader charged this dense form when it read the sparsity (read_sparsity: what DENSIFY
-   * would make of it); this is that memory, charged once (review61: a 2,832-byte file with
-   * 1 MiB of dense weights was refused, charged twice) */
-  c->budget += (size_t)n * es;
-  tfcc_status st = tfl_alloc(c, (size_t)n, es, 16, &dense, what);
+  /* read_sparsity charged this dense form (what DENSIFY would make of it); charged once
+   * (review61: a 2,832-byte file with 1 MiB of dense weights was refused, charged twice) */
+  tfcc_status st = tfl_alloc_charged(c, (size_t)n, es, 16, &dense, what);
   if (st != TFCC_OK) return st; /* `what` names the tensor */
   st = tfcc_ref_densify(w->sparsity, w->rank, w->dims, w->data, stored, es, dense, c->err);
   if (st != TFCC_OK) return tfcc_err_prefix(c->err, "tensor %d (%s)", (int)ti, w->name);
+  /* the stored values are read no more (review62: the runtime gives their pages back, unless
+   * another tensor reads the same bytes; the index vectors, which another tensor's sparsity
+   * may share, stay) */
+  if ((st = tfl_note_copied(c, w->data, w->data_bytes)) != TFCC_OK) return st;
   w->data = dense;
   w->data_bytes = (size_t)n * es;
   w->sparsity = NULL;

@@ -84,18 +84,6 @@ static const char *scale_problem(float s) {
   return "denormal";
 }
 
-/* [data, data + bytes) of the file was copied into the graph (tfcc_graph.copied). */
-static tfcc_status note_copied(tfl_ctx *c, const uint8_t *data, size_t bytes) {
-  tfcc_ir_copied *k;
-  tfcc_status st = tfl_alloc(c, 1, sizeof *k, _Alignof(tfcc_ir_copied), (void **)&k, "copied");
-  if (st != TFCC_OK) return st;
-  k->data = data;
-  k->bytes = bytes;
-  k->next = c->g->copied;
-  c->g->copied = k;
-  return TFCC_OK;
-}
-
 /* The zero points of a quantization (count of them, checked): all zero (symmetric weights and
  * their per-channel biases: ~17,000 of MobileNetV2 int8's) point into one shared block of
  * zeros, grown as counts need; others get an array of their own. */
@@ -228,8 +216,8 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
   }
   if ((st = zero_points(c, &zp, scale.count, all_zero, &x->quant.zero_point)) != TFCC_OK) return st;
   /* copied: the vectors (with their length words) are read no more */
-  st = note_copied(c, scale.data - 4, 4 + (size_t)scale.count * 4);
-  if (st == TFCC_OK && zp.count) st = note_copied(c, zp.data - 4, 4 + (size_t)zp.count * 8);
+  st = tfl_note_copied(c, scale.data - 4, 4 + (size_t)scale.count * 4);
+  if (st == TFCC_OK && zp.count) st = tfl_note_copied(c, zp.data - 4, 4 + (size_t)zp.count * 8);
   return st;
 }
 

@@ -113,7 +113,8 @@ typedef struct tfcc_ir_signature {
 typedef struct tfcc_graph_block tfcc_graph_block; /* allocation list (private) */
 
 /* A byte range of the model file the reader copied into the graph (a per-channel quantization
- * vector, its length word included): nothing reads it after the read. */
+ * vector, its length word included) or expanded there (the stored values of sparse
+ * FULLY_CONNECTED weights): nothing reads it after the read. */
 typedef struct tfcc_ir_copied {
   const uint8_t *data;
   size_t bytes;

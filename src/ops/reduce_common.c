@@ -144,13 +144,6 @@ tfcc_status tfcc_reduce_op_init(tfcc_init_ctx *ctx) {
   return TFCC_OK;
 }
 
-/* Whether TFLite's XNNPACK delegate runs this MEAN/SUM (tfcc_reduce_params.xnn_q8, decided at
- * init); else TFLite's builtin kernel runs it. */
-static bool xnn_reduce(const tfcc_op_ctx *ctx) {
-  const tfcc_reduce_params *p = ctx->params;
-  return p && p->xnn_q8;
-}
-
 static bool same_quant(const tfcc_tensor *a, const tfcc_tensor *b) {
   float sa, sb;
   int32_t za, zb;
@@ -240,7 +233,8 @@ tfcc_status tfcc_reduce_op_prepare(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
       if (dt == TFCC_UINT8 || dt == TFCC_INT8 || dt == TFCC_INT16) {
         /* quantized SUM always rescales (LiteRT saturates even at equal scales); uint8/int8
          * in TFLITE mode with XNNPACK's arithmetic */
-        if (xnn_reduce(ctx) || !same_quant(in, out) || in_s > 0.f) {
+        const tfcc_reduce_params *p = ctx->params; /* xnn_q8: XNNPACK's delegate runs it */
+        if ((p && p->xnn_q8) || !same_quant(in, out) || in_s > 0.f) {
           TFCC_OP_CHECK(ctx, out_s > 0.f, TFCC_ERR_UNSUPPORTED,
                         "%s: rescaling %s sum needs an output scale", name, tfcc_dtype_name(dt));
           if ((st = int32_sums(ctx, name, &su, &scratch)) != TFCC_OK) return st;
@@ -339,11 +333,11 @@ static tfcc_status eval_mean(tfcc_op_ctx *ctx, const reduce_setup *su) {
   quant_of(out, &out_s, &out_zp);
   int32_t *acc = ctx->scratch;
   sum_q(ctx, s, acc);
-  if (xnn_reduce(ctx)) {
+  const tfcc_reduce_params *p = ctx->params;
+  if (p && p->xnn_q8) { /* XNNPACK's delegate runs it */
     tfcc_rsum_xnn_q8_finish(ctx->isa, s, dt, acc, in_zp, in_s, out->data, out_zp, out_s, true);
     return TFCC_OK;
   }
-  const tfcc_reduce_params *p = ctx->params;
   if (p && p->q8_mean_mult && !su->is_mean_hw) {
     /* act59: an 8-bit MEAN the delegate leaves to LiteRT's builtin kernel (a 2-D or empty axis
      * tensor): QuantizedMeanOrSum's integer multiplier, as int16's below (the classic
@@ -391,7 +385,7 @@ const char *tfcc_reduce_op_kernel(const tfcc_op_ctx *ctx, tfcc_reduce_op op) {
     quant_of(ctx->in[0], &in_s, &in_zp);
     quant_of(ctx->out[0], &out_s, &out_zp);
     /* as eval: XNNPACK or rescaled sums; else the generic reference reduction */
-    if (xnn_reduce(ctx) || !same_quant(ctx->in[0], ctx->out[0]) || in_s > 0.f)
+    if (xp->xnn_q8 || !same_quant(ctx->in[0], ctx->out[0]) || in_s > 0.f)
       return ctx->ks->rsum->name;
   }
   return "ref";
@@ -404,6 +398,8 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
   const tfcc_tensor *in = ctx->in[0];
   tfcc_tensor *out = ctx->out[0];
   tfcc_dtype dt = in->dtype;
+  const tfcc_reduce_params *rp = ctx->params;
+  const bool xq8 = rp && rp->xnn_q8; /* XNNPACK's delegate runs this MEAN/SUM */
   switch (op) {
     case TFCC_REDUCE_OP_MEAN: return eval_mean(ctx, &su);
     case TFCC_REDUCE_OP_SUM:
@@ -416,7 +412,7 @@ tfcc_status tfcc_reduce_op_eval(tfcc_op_ctx *ctx, tfcc_reduce_op op) {
           return TFCC_OK;
         }
       }
-      if (xnn_reduce(ctx) && su.shape.in_count > 0) {
+      if (xq8 && su.shape.in_count > 0) {
         float in_s, out_s;
         int32_t in_zp, out_zp;
         quant_of(in, &in_s, &in_zp);

@@ -114,6 +114,23 @@ static void release_range(tfcc_const_release *r, uintptr_t a, uintptr_t b) {
   }
 }
 
+/* Gives back [a, b) of graph memory (page aligned, a < b): counted, not in rel (not the
+ * model's bytes, which rel lists for the weights cache and the reads of a file with holes). */
+static void release_graph_range(tfcc_const_release *r, uintptr_t a, uintptr_t b) {
+  void *p = (void *)a;
+  const size_t len = (size_t)(b - a);
+  if (r->trap) {
+    if (!note_trapped(r, p, len)) return; /* could not remember it: keep the bytes */
+    if (mprotect(p, len, PROT_NONE) == 0)
+      r->released_bytes += len;
+    else
+      r->n_trapped--;
+    return;
+  }
+  if (r->wipe) explicit_bzero(p, len); /* a decrypted model's weights, as its bytes */
+  if (madvise(p, len, MADV_DONTNEED) == 0) r->released_bytes += len;
+}
+
 /* Whether x, a constant some operator has still to pack or read at load, keeps the huge pages
  * it shares with released constants whole until it is read. One of HOLD_MAX or more does not:
  * its packing reading at most 2 MiB of it through 4 KiB pages costs little, while holding its
@@ -246,6 +263,14 @@ static void release_waiting(tfcc_const_release *r) {
 static void release_entry(tfcc_const_release *r, size_t i, bool huge_only) {
   tfcc_cr_entry *e = &r->e[i];
   if (e->freed) return;
+  if (e->graph_owned) { /* its own pages, in graph memory: all at once, none of the file's */
+    e->freed = true;
+    const uintptr_t pg = r->page;
+    const uintptr_t a = ((uintptr_t)e->data + pg - 1) & ~(pg - 1);
+    const uintptr_t b = ((uintptr_t)e->data + e->bytes) & ~(pg - 1);
+    if (a < b) release_graph_range(r, a, b);
+    return;
+  }
   /* an owned buffer (a decrypted model): whole huge pages only. Its plaintext lies in huge
    * pages; releasing 4 KiB pieces splits them, and with the wipe that doubled an encrypted
    * load's time on this VM (bench/README.md) */
@@ -286,7 +311,7 @@ static void cr_consumed(tfcc_packed_store *s, const void *owner, const void *dat
   if (--e->readers == 0) {
     e->released = true;
     const size_t i = (size_t)(e - r->e);
-    if (r->eager) {
+    if (r->eager || e->graph_owned) {
       release_entry(r, i, false);
     } else if (e->bytes >= BIG_BYTES) {
       release_entry(r, i, true);
@@ -316,7 +341,8 @@ static bool cr_consumed_prefix(tfcc_packed_store *s, const void *owner, const vo
   tfcc_const_release *r = (tfcc_const_release *)s;
   if (r->sealed || !r->e) return false;
   tfcc_cr_entry *e = find(r, data);
-  if (!e || e->readers != 1 || e->released || e->copied || e->bytes < BIG_BYTES) return false;
+  if (!e || e->readers != 1 || e->released || e->copied || e->graph_owned || e->bytes < BIG_BYTES)
+    return false;
   for (size_t i = 0; i < r->n_seen; i++) /* owner said consumed: the reader left is another */
     if (r->seen[i].owner == owner && r->seen[i].data == data) return false;
   if (bytes > e->bytes) bytes = e->bytes;
@@ -336,21 +362,23 @@ static void count(tfcc_const_release *r, const tfcc_ir_subgraph *sg, int32_t t, 
   if (t < 0 || t >= sg->n_tensors) return;
   const tfcc_ir_tensor *x = &sg->tensors[t];
   const uint8_t *d = x->data;
-  if (!d || d < r->lo || d >= r->hi) return;
-  tfcc_cr_entry *e = find(r, d);
+  if (!d) return;
+  tfcc_cr_entry *e = find(r, d); /* a constant in the region, or graph_owned */
   if (!e) return;
   e->readers += keep ? KEEP : 1; /* keep: a reader that never says consumed */
   if (node > e->last_node) e->last_node = node;
 }
 
+/* An entry for [d, d + bytes): in the region, or graph memory (graph_owned). */
 static void add_entry(tfcc_const_release *r, const uint8_t *d, size_t bytes, int32_t readers,
-                      bool copied) {
-  if (!d || d < r->lo || d >= r->hi || bytes > (size_t)(r->hi - d)) return;
+                      bool copied, bool graph_owned) {
+  if (!d || (!graph_owned && (d < r->lo || d >= r->hi || bytes > (size_t)(r->hi - d)))) return;
   r->e[r->n].data = d;
   r->e[r->n].bytes = bytes;
   r->e[r->n].readers = readers;
   r->e[r->n].last_node = -1;
   r->e[r->n].copied = copied;
+  r->e[r->n].graph_owned = graph_owned;
   r->n++;
 }
 
@@ -367,9 +395,14 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
   r->page = tfcc_page_size();
   const char *trap = getenv("TFCC_DEBUG_RELEASE_TRAP");
   r->trap = trap && strcmp(trap, "1") == 0;
+  if (!region) region_size = 0;
   r->lo = region;
-  r->hi = r->lo + region_size;
-  if (!region || !region_size) return true;
+  r->hi = region ? r->lo + region_size : NULL;
+  bool any_owned = false; /* the reader's dense copies of sparse weights */
+  for (int32_t s = 0; s < g->n_subgraphs && !any_owned; s++)
+    for (int32_t t = 0; t < g->subgraphs[s].n_tensors && !any_owned; t++)
+      any_owned = g->subgraphs[s].tensors[t].from_sparse && g->subgraphs[s].tensors[t].data;
+  if (!region_size && !any_owned) return true;
   size_t n = (size_t)(g->n_metadata > 0 ? g->n_metadata : 0);
   for (int32_t s = 0; s < g->n_subgraphs; s++) n += (size_t)g->subgraphs[s].n_tensors;
   for (const tfcc_ir_copied *k = g->copied; k; k = k->next) n++;
@@ -379,12 +412,13 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
   for (int32_t s = 0; s < g->n_subgraphs; s++) {
     const tfcc_ir_subgraph *sg = &g->subgraphs[s];
     for (int32_t t = 0; t < sg->n_tensors; t++)
-      add_entry(r, sg->tensors[t].data, sg->tensors[t].data_bytes, 0, false);
+      add_entry(r, sg->tensors[t].data, sg->tensors[t].data_bytes, 0, false,
+                sg->tensors[t].from_sparse);
   }
   for (int32_t i = 0; i < g->n_metadata; i++) /* read after the load (introspection) */
-    add_entry(r, g->metadata[i].data, g->metadata[i].size, KEEP, false);
+    add_entry(r, g->metadata[i].data, g->metadata[i].size, KEEP, false, false);
   for (const tfcc_ir_copied *k = g->copied; k; k = k->next)
-    add_entry(r, k->data, k->bytes, 0, true);
+    add_entry(r, k->data, k->bytes, 0, true, false);
   qsort(r->e, r->n, sizeof *r->e, cmp_entry);
   size_t k = 0; /* one entry per data pointer (tensors may share a buffer) */
   for (size_t i = 0; i < r->n; i++) {
@@ -393,6 +427,7 @@ bool tfcc_const_release_init(tfcc_const_release *r, const tfcc_graph *g, const v
       r->e[k - 1].readers += r->e[i].readers;
       if (r->e[i].last_node > r->e[k - 1].last_node) r->e[k - 1].last_node = r->e[i].last_node;
       r->e[k - 1].copied = r->e[k - 1].copied && r->e[i].copied; /* also a constant: not */
+      r->e[k - 1].graph_owned = r->e[k - 1].graph_owned || r->e[i].graph_owned;
       continue;
     }
     r->e[k++] = r->e[i];

@@ -26,6 +26,12 @@
  * source shrinks as its packing grows (the load's peak held both whole: ResNet-18 f32's 9.4 MB
  * filters, bench/README.md "load56"); what is left goes when it says consumed, nothing twice.
  *
+ * The dense copies the reader made of sparse FULLY_CONNECTED weights (graph memory: tensors
+ * marked from_sparse) are counted the same way, and the whole pages inside each are given back
+ * as soon as its readers have said consumed (a float FULLY_CONNECTED packs them; a hybrid one
+ * reads them at every run and keeps them); they are not ranges of the model's bytes (not in
+ * rel). Like the rest, only in a model that owns its bytes (the load runs no release else).
+ *
  * The ranges the reader copied into the graph (per-channel quantization vectors: ResNet-50
  * int8 0.61 MiB in one run) are given back when the prepare pass begins: the whole pages of
  * each run of them whose gaps hold only zero bytes (alignment padding; a released page reads
@@ -63,6 +69,10 @@ typedef struct tfcc_cr_entry {
   bool huge_done;    /* its whole 2 MiB pages [huge_a, huge_b) were given back during the load */
   bool left_done, right_done; /* and its pages below huge_a, from huge_b */
   bool copied;                /* a range the reader copied (tfcc_graph.copied), not a constant */
+  /* graph memory, not the model's bytes: a dense copy the reader made of sparse
+   * FULLY_CONNECTED weights (tfcc_ir_tensor.from_sparse); its whole pages go as soon as it
+   * is consumed, and are not in rel (not a range of the file) */
+  bool graph_owned;
   uintptr_t huge_a, huge_b;
   /* whole 2 MiB pages of a prefix given back while its last reader packed it (consumed_prefix
    * in ops/packed_store.h): [pre_a, pre_b), empty when equal */

@@ -72,11 +72,13 @@ static void model_free(tfcc_model *m) {
     w = next;
   }
   if (m->update_lock_init) pthread_mutex_destroy(&m->update_lock);
+  /* trapped pages accessible again: before the graph, whose memory may hold some (a sparse
+   * FULLY_CONNECTED's dense weights) */
+  if (m->crel_on) tfcc_const_release_free(&m->crel);
   tfcc_graph_release_params(&m->graph);
   tfcc_graph_free(&m->graph);
   tfcc_wcache_free(m->wcache); /* after the params that pointed into it */
   free(m->wcache_path);
-  if (m->crel_on) tfcc_const_release_free(&m->crel); /* trapped pages accessible again */
   if (m->mapping) munmap(m->mapping, m->mapping_size);
   if (m->owned_free) m->owned_free(m->owned_user, (void *)m->data, m->size);
   free(m->unsupported);

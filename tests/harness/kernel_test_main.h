@@ -2,7 +2,8 @@
  *
  *   tfcc_threadpool *pool = tfcc_test_pool(2);
  *     a pool of 2 threads: one CHECK that it was made (NULL if not, where the kernels run on
- *     the calling thread); the test destroys it;
+ *     the calling thread); the test destroys it. Built with TFCC_TEST_NO_POOL (the SIMD128
+ *     drivers of tests/wasm, without pthreads): NULL, no CHECK;
  *   TFCC_CHECK_SELECTS(tfcc_q8_lut);
  *     every dispatch level's select of the family gives a variant: one CHECK per level;
  *   TFCC_CHECK_SELECTS_USABLE(tfcc_pool, tfcc_pool_usable);
@@ -16,6 +17,14 @@
 #include "kernel_variants.h"
 #include "test_harness.h"
 
+#ifdef TFCC_TEST_NO_POOL
+/* A build without threads (tests/wasm: Node without pthreads): no pool, nothing checked; the
+ * kernels run on the calling thread, as with a pool that could not be made. */
+static inline tfcc_threadpool *tfcc_test_pool(int n_threads) {
+  (void)n_threads;
+  return NULL;
+}
+#else
 static inline tfcc_threadpool *tfcc_test_pool(int n_threads) {
   tfcc_threadpool *pool = NULL;
   tfcc_err err = {0};
@@ -23,6 +32,7 @@ static inline tfcc_threadpool *tfcc_test_pool(int n_threads) {
   CHECKF(st == TFCC_OK, "a pool of %d threads: %s", n_threads, err.msg);
   return st == TFCC_OK ? pool : NULL;
 }
+#endif
 
 #define TFCC_CHECK_SELECTS_IF_(prefix, k, level, ok) \
   for (int level = 0; level < TFCC_ISA_COUNT_; level++) { \

@@ -28,6 +28,7 @@
 
 #include "base/threadpool.h"
 #include "cpu/cpu_info.h"
+#include "kernel_test_main.h"
 #include "kernels/kernel_families.h"
 #include "kernels/q16-dwconv/dwconv.h"
 #include "kernels/ref/depthwise_conv.h"
@@ -256,7 +257,7 @@ static void conv_case(const tfcc_q16_dw_kernel *k, const dw_shape *s, int bias_k
 
 int main(void) {
   const tfcc_isa best = tfcc_cpu_dispatch_isa(TFCC_ISA_COUNT_);
-  for (int isa = 0; isa < TFCC_ISA_COUNT_; isa++) CHECK(tfcc_q16_dw_select((tfcc_isa)isa) != NULL);
+  TFCC_CHECK_SELECTS(tfcc_q16_dw);
   /* the offset input_offset != 0 is the reference kernel's alone */
   {
     tfcc_conv_geom g;
@@ -309,16 +310,9 @@ int main(void) {
       {1, 26, 24, 3, 3, 23, 23, 2, 1, 11, 0, 1, 1},    /* 23x23, multiplier 3, stride 2 */
       {1, 1, 1150, 3, 2, 1, 1100, 1, 7, 0, 550, 1, 1}, /* 1x1100 m2: three runs */
   };
-  tfcc_err err;
-  memset(&err, 0, sizeof err);
-  CHECK(tfcc_threadpool_create(3, NULL, 0, &pool3, &err) == TFCC_OK);
+  pool3 = tfcc_test_pool(3);
   int tested = 0;
-  for (int ki = 0; ki < tfcc_q16_dw_kernel_count(); ki++) {
-    const tfcc_q16_dw_kernel *k = tfcc_q16_dw_kernel_at(ki);
-    if (!tfcc_kernel_isa_fits(k->isa, best)) {
-      printf("skip %s (CPU level %s)\n", k->name, tfcc_isa_name(best));
-      continue;
-    }
+  TFCC_EACH_VARIANT(tfcc_q16_dw, k, best) {
     static const size_t ns[] = {0, 1, 2, 7, 8, 15, 16, 17, 31, 32, 33, 47, 64, 100, 256};
     for (size_t taps = 0; taps <= TFCC_Q16_DW_MAX_TAPS; taps++)
       for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)

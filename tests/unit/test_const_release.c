@@ -7,6 +7,7 @@
  * into the graph (quantization vectors) are given back when the prepare pass begins, as runs
  * across gaps of zero padding, and marked so that a warm load still reads them. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -102,6 +103,14 @@ static void copied_runs(uint8_t *region, size_t size, bool defer) {
   tfcc_const_release_free(&r);
 }
 
+/* n nodes, node i reading tensor in[i] alone. */
+static void nodes_reading(tfcc_ir_node *nd, int32_t *in, int n) {
+  for (int i = 0; i < n; i++) {
+    nd[i].n_inputs = 1;
+    nd[i].inputs = &in[i];
+  }
+}
+
 /* A large constant packed in source order by its only reader (consumed_prefix, ops/packed_store.h):
  * the whole huge pages of the prefix it names are given back at once, before it is consumed
  * (the next node's packing then finds them gone); consumed and the seal give back the rest,
@@ -124,10 +133,7 @@ static void prefix_release(void) {
   t[0].data_bytes = 6 * MIB + 512 * KIB - 64 * KIB;
   t[1].data = region + at + 7 * MIB;
   t[1].data_bytes = 2 * MIB + 64 * KIB;
-  for (int i = 0; i < 3; i++) {
-    nd[i].n_inputs = 1;
-    nd[i].inputs = &in[i];
-  }
+  nodes_reading(nd, in, 3);
   tfcc_ir_subgraph sg = {.n_tensors = 2, .tensors = t, .n_nodes = 3, .nodes = nd};
   tfcc_graph g = {.n_subgraphs = 1, .subgraphs = &sg};
   tfcc_const_release r;
@@ -170,8 +176,61 @@ static void prefix_release(void) {
   (void)munmap(region, size);
 }
 
+/* review62: the dense copy the reader made of sparse FULLY_CONNECTED weights (graph memory,
+ * from_sparse) is given back as soon as its readers said consumed, all its whole pages at
+ * once, also with no region of model bytes; one that a reader keeps reading (a hybrid
+ * FULLY_CONNECTED: never consumed) stays, also at the seal. Not in rel (not the file's). */
+static void dense_copy_release(bool with_region) {
+  const size_t bytes = MIB + 3000, page = (size_t)sysconf(_SC_PAGESIZE);
+  uint8_t *mem = aligned_alloc(page, 2 * MIB + 2 * page); /* two copies, as the graph's blocks */
+  CHECK(mem != NULL);
+  if (!mem) return;
+  memset(mem, 7, 2 * MIB + 2 * page);
+  uint8_t *region = with_region ? tfcc_map_private(MIB, true) : NULL;
+  tfcc_ir_tensor t[2];
+  tfcc_ir_node nd[3];
+  int32_t in[3] = {0, 0, 1}; /* nodes 0 and 1 read copy 0; node 2 reads copy 1 */
+  memset(t, 0, sizeof t);
+  memset(nd, 0, sizeof nd);
+  t[0].data = mem + 100; /* whole pages [page, page + MIB) inside it with 4 KiB pages */
+  t[0].data_bytes = bytes;
+  t[1].data = mem + MIB + 2 * page;
+  t[1].data_bytes = 4 * page;
+  for (int i = 0; i < 2; i++) t[i].from_sparse = true;
+  nodes_reading(nd, in, 3);
+  tfcc_ir_subgraph sg = {.n_tensors = 2, .tensors = t, .n_nodes = 3, .nodes = nd};
+  tfcc_graph g = {.n_subgraphs = 1, .subgraphs = &sg};
+  tfcc_const_release r;
+  CHECK(tfcc_const_release_init(&r, &g, region, region ? MIB : 0, false, NULL));
+  tfcc_const_release_prepare(&r);
+  tfcc_packed_store *s = &r.store;
+  int owner[3];
+  s->consumed(s, &owner[0], t[0].data);
+  CHECKF(r.released_bytes == 0, "one reader of two: %zu", r.released_bytes);
+  CHECK(!s->consumed_prefix(s, &owner[1], t[0].data, bytes)); /* graph memory: never a prefix */
+  s->consumed(s, &owner[1], t[0].data);
+  /* its whole pages: from the first page boundary after mem + 100 to the last before its end */
+  const uintptr_t a = ((uintptr_t)t[0].data + page - 1) & ~(page - 1);
+  const uintptr_t b = ((uintptr_t)t[0].data + bytes) & ~(page - 1);
+  CHECKF(r.released_bytes == (size_t)(b - a), "consumed: %zu of %zu", r.released_bytes,
+         (size_t)(b - a));
+  if (!r.trap) { /* anonymous memory given back reads as zeros; its ends stay */
+    CHECK(((const uint8_t *)a)[0] == 0 && ((const uint8_t *)b)[-1] == 0);
+    CHECK(mem[100] == 7 && mem[100 + bytes - 1] == 7);
+  }
+  tfcc_const_release_seal(&r); /* copy 1, never consumed, stays */
+  CHECKF(r.released_bytes == (size_t)(b - a), "sealed: %zu", r.released_bytes);
+  CHECK(mem[MIB + 2 * page] == 7 && mem[MIB + 6 * page - 1] == 7);
+  CHECKF(r.n_rel == 0, "%zu ranges in rel", r.n_rel);
+  tfcc_const_release_free(&r); /* (trap mode: accessible again before the free) */
+  free(mem);
+  if (region) (void)munmap(region, MIB);
+}
+
 int main(void) {
   prefix_release();
+  dense_copy_release(true);
+  dense_copy_release(false);
   const size_t size = 6 * MIB;
   uint8_t *region = tfcc_map_private(size, true);
   CHECK(region != NULL);

@@ -664,6 +664,82 @@ static void test_amplification(void) {
   free(f);
 }
 
+/* The smallest number of bytes appended to file (n bytes) at which it loads: the load budget
+ * grows by TFL_BUDGET_FACTOR (64) per byte of file, so this is the bytes it charged / 64. */
+static size_t padding_to_load(const uint8_t *file, size_t n, size_t most) {
+  uint8_t *buf = calloc(n + most, 1);
+  memcpy(buf, file, n);
+  size_t lo = 0, hi = most; /* loads at hi, not below lo */
+  tfcc_graph g;
+  tfcc_err err = {0};
+  CHECKF(tfcc_tflite_read(buf, n + most, &g, &err) == TFCC_OK, "padded by %zu: %s", most, err.msg);
+  tfcc_graph_free(&g);
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (tfcc_tflite_read(buf, n + mid, &g, &err) == TFCC_OK) {
+      tfcc_graph_free(&g);
+      hi = mid;
+    } else {
+      CHECKF(strstr(err.msg, "loading would need more than") != NULL, "padded by %zu: %s", mid,
+             err.msg);
+      lo = mid + 1;
+    }
+  }
+  free(buf);
+  return lo;
+}
+
+/* Sparse FULLY_CONNECTED weights' dense form is charged to the load budget once, as the bytes
+ * the reader allocates for it (review61 / review62): the hostile model fc_sparse_weights_budget
+ * (random sparse float32 [256, 1024], one value a row) declared [256, 4096] and [256, 8192]
+ * (the same file size and encoding) needs 64 bytes more file per 64 bytes more dense weights:
+ * 256 x 4096 x 4 bytes more for the second, not twice that (charged twice before review61). */
+static void test_sparse_budget_exact(void) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/tests/ops/data/opsc_hostile/fc_sparse_weights_budget.tflite",
+           tfcc_test_source_dir());
+  size_t n = 0;
+  uint8_t *file = tfcc_test_read_file(path, &n);
+  CHECKF(file != NULL, "cannot read %s", path);
+  if (!file) return;
+  const int32_t shape[3] = {2, 256, 1024}; /* the weights' shape vector: length, dims */
+  uint8_t *at = NULL;
+  for (size_t i = 0; i + sizeof shape <= n && !at; i += 4)
+    if (memcmp(file + i, shape, sizeof shape) == 0) at = file + i;
+  CHECKF(at != NULL, "%s: no [256, 1024] shape vector", path);
+  if (!at) {
+    free(file);
+    return;
+  }
+  /* the stored values (256 float32, one a row) are read no more once expanded: listed in
+   * tfcc_graph.copied (the runtime gives their pages back), the dense copy marked from_sparse */
+  tfcc_graph g;
+  tfcc_err err = {0};
+  CHECKF(tfcc_tflite_read(file, n, &g, &err) == TFCC_OK, "%s: %s", path, err.msg);
+  bool listed = false, dense = false;
+  for (const tfcc_ir_copied *k = g.copied; k; k = k->next)
+    listed = listed || (k->bytes == 256 * 4 && k->data >= file && k->data + k->bytes <= file + n);
+  for (int32_t t = 0; t < g.subgraphs[0].n_tensors; t++)
+    dense = dense || (g.subgraphs[0].tensors[t].from_sparse &&
+                      g.subgraphs[0].tensors[t].data_bytes == (size_t)256 * 1024 * 4);
+  CHECKF(listed && dense, "stored values listed as copied: %d, dense copy: %d", listed, dense);
+  tfcc_graph_free(&g);
+  size_t pad[2];
+  for (int k = 0; k < 2; k++) {
+    const int32_t cols = 4096 << k;
+    memcpy(at + 8, &cols, 4);
+    pad[k] = padding_to_load(file, n, (size_t)256 * cols * 4 / 64 * 2);
+  }
+  const size_t dense_more = (size_t)256 * 4096 * 4;
+  printf("sparse budget: [256, 4096] loads with %zu bytes appended, [256, 8192] with %zu\n", pad[0],
+         pad[1]);
+  CHECKF(pad[0] > 0 && pad[1] * 64 >= pad[0] * 64 + dense_more - 63 &&
+             pad[1] * 64 <= pad[0] * 64 + dense_more + 63,
+         "sparse budget: padding %zu then %zu bytes to load, %zu more dense bytes", pad[0], pad[1],
+         dense_more);
+  free(file);
+}
+
 /* tfcc_tflite_read_peek: the constants' lengths come from the peek (a model file's descriptor
  * in a warm load), not from the buffer's memory; a peek that declines reads the buffer. */
 typedef struct peek_src {
@@ -753,6 +829,7 @@ int main(void) {
   byte_flips("tiny model", f.b, n, 4000, 0);
   test_hostile();
   test_amplification();
+  test_sparse_budget_exact();
   test_peek();
   const char *dir = tfcc_test_shared_dir();
   if (dir) {

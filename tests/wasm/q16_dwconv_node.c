@@ -1,28 +1,23 @@
 /* The int16x8 depthwise SIMD128 row (q16-dwconv-wasmsimd) and the scalar row in Node:
  * tests/ops/test_q16_dwconv.c itself (the kernels against a plain int64 loop, the fused kernel
  * at every tap count, the driver against tfcc_dwconv_i16 bit for bit), built by
- * scripts/check-wasm-kernels.sh without the runtime: this file gives it the harness's counters
- * and a one-thread stand-in for the thread pool (every task inline, thread 0; no pthreads in
- * the Node build), and tfcc_kernel_isa_fits (kernel_families.c would bring every family). */
+ * scripts/check-wasm-kernels.sh without the runtime: this file gives it the harness's counters,
+ * the harness built without a pool (TFCC_TEST_NO_POOL: no pthreads in the Node build) and the
+ * thread pool's calls on no pool (every task inline, thread 0), and tfcc_kernel_isa_fits
+ * (kernel_families.c would bring every family). */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "base/threadpool.h"
 #include "cpu/cpu_info.h"
 #include "kernels/kernel_families.h"
 
-struct tfcc_threadpool {
-  int n;
-};
-tfcc_status tfcc_threadpool_create(int n_threads, const int *affinity, int n_affinity,
-                                   tfcc_threadpool **out, tfcc_err *err) {
-  (void)n_threads, (void)affinity, (void)n_affinity, (void)err;
-  *out = calloc(1, sizeof **out);
-  if (*out) (*out)->n = 1;
-  return *out ? TFCC_OK : TFCC_ERR_NO_MEMORY;
+#define TFCC_TEST_NO_POOL /* kernel_test_main.h: tfcc_test_pool gives NULL */
+
+void tfcc_threadpool_destroy(tfcc_threadpool *p) { (void)p; }
+int tfcc_threadpool_size(const tfcc_threadpool *p) {
+  (void)p;
+  return 1;
 }
-void tfcc_threadpool_destroy(tfcc_threadpool *p) { free(p); }
-int tfcc_threadpool_size(const tfcc_threadpool *p) { return p ? p->n : 1; }
 void tfcc_threadpool_run(tfcc_threadpool *p, size_t n_tasks, tfcc_task_fn fn, void *ctx) {
   (void)p;
   for (size_t t = 0; t < n_tasks; t++) fn(ctx, t, 0);
