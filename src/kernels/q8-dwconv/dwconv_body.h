@@ -14,8 +14,11 @@
  * (tfcc_q8_dw_run_fn), which save the driver's tap pointers and call per pixel. */
 #include "kernels/q8-dwconv/ukernels.h"
 
-static inline void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
-                         const tfcc_q8_out *o, bool is_signed) {
+/* inlined into each entry point, so that is_signed is a constant there */
+#define Q8DW_INLINE static inline __attribute__((always_inline))
+
+Q8DW_INLINE void pixel(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
+                       const tfcc_q8_out *o, bool is_signed) {
   const size_t c16 = (c + 15) & ~(size_t)15;
   const float *scale = (const float *)(const void *)(pw + c16);
   const int32_t *w = pw + 2 * c16;
@@ -35,8 +38,8 @@ TFCC_Q8_DW_DECL(Q8DW_FN_U) { pixel(c, ntaps, taps, pw, o, false); }
 
 #ifdef Q8DW_RUN_S
 /* n pixels, pixel i's taps step * i bytes on (the sum's channel offset carries it). */
-static inline void run(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
-                       const tfcc_q8_out *o, size_t n, size_t step, bool is_signed) {
+Q8DW_INLINE void run(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
+                     const tfcc_q8_out *o, size_t n, size_t step, bool is_signed) {
   const size_t c16 = (c + 15) & ~(size_t)15;
   const float *scale = (const float *)(const void *)(pw + c16);
   const int32_t *w = pw + 2 * c16;

@@ -1,58 +1,104 @@
-/* q8 depthwise micro-kernel, AVX2 (dwconv_body.h): 8 channels per step, int32 lanes, one
- * widening load and one vpmaddwd per tap (see the AVX-512 file), taps in two interleaved
- * accumulators; the channel tail goes through a small zero-padded copy. Epilogue as
- * tfcc_requant_fp32 (cvtps2dq rounds half to even). */
+/* q8 depthwise micro-kernel, AVX2 (dwconv_body.h): 16 channels per step, taps in pairs. The
+ * pack (tfcc_q8_dw_w16) stores the int16 weights w' of taps 2p and 2p + 1 interleaved per
+ * channel in tap row p (an odd last tap has a zero partner). Per pair the two taps' 16 input
+ * bytes are interleaved (punpcklbw / punpckhbw), widened to int16 and meet the weights in
+ * vpmaddwd: x_t * w'_t + x_t+1 * w'_t+1 per channel, exact in int32 (|x| <= 255,
+ * |w'| <= 255), two useful products per lane. The channel tail goes through a zero-padded
+ * copy. Epilogue as tfcc_requant_fp32 (cvtps2dq rounds half to even), 16 channels at once. */
 #include <immintrin.h>
 #include <string.h>
 
 #include "kernels/q8-dwconv/ukernels.h"
-#include "kernels/simd/q8_requant_avx2.h"
 
-static inline __m256i widen(const uint8_t *p, size_t n, bool is_signed) {
-  __m128i b;
-  if (n >= 8) {
-    b = _mm_loadl_epi64((const __m128i *)(const void *)p);
-  } else {
-    uint8_t tmp[8] = {0};
-    memcpy(tmp, p, n);
-    b = _mm_loadl_epi64((const __m128i *)(const void *)tmp);
-  }
-  return is_signed ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b);
+#define Q8DW_N 16
+typedef struct q8dw_acc {
+  __m256i a0, a1; /* channels 0..7, 8..15 */
+} q8dw_acc;
+
+static inline __m128i load16(const uint8_t *p, size_t n) {
+  if (n >= 16) return _mm_loadu_si128((const __m128i *)(const void *)p);
+  uint8_t tmp[16] = {0};
+  memcpy(tmp, p, n);
+  return _mm_loadu_si128((const __m128i *)(const void *)tmp);
 }
 
-#define Q8DW_N 8
-typedef __m256i q8dw_acc;
+static inline __m256i widen16(__m128i b, bool is_signed) {
+  return is_signed ? _mm256_cvtepi8_epi16(b) : _mm256_cvtepu8_epi16(b);
+}
 
-static inline __m256i q8dw_sum(const int32_t *bias, const uint8_t *const *taps, size_t ntaps,
-                               size_t ch, size_t n, const int32_t *w, size_t c16, bool is_signed) {
-  __m256i acc = _mm256_loadu_si256((const __m256i *)(const void *)bias);
-  __m256i acc2 = _mm256_setzero_si256();
+/* taps at xa and xb (n channels, 16 or fewer) against the pair's weights at wt */
+static inline void pair(const uint8_t *xa, const uint8_t *xb, size_t n, const int16_t *wt,
+                        bool is_signed, __m256i *a0, __m256i *a1) {
+  const __m128i va = load16(xa, n), vb = load16(xb, n);
+  const __m256i x0 = widen16(_mm_unpacklo_epi8(va, vb), is_signed);
+  const __m256i x1 = widen16(_mm_unpackhi_epi8(va, vb), is_signed);
+  *a0 = _mm256_add_epi32(
+      *a0, _mm256_madd_epi16(x0, _mm256_loadu_si256((const __m256i *)(const void *)wt)));
+  *a1 = _mm256_add_epi32(
+      *a1, _mm256_madd_epi16(x1, _mm256_loadu_si256((const __m256i *)(const void *)(wt + 16))));
+}
+
+/* The taps in pairs (pair p's weights 2 * c16 int16 after pair p - 1's), an odd last tap with
+ * itself (its partner's weights are zero); four accumulators. */
+static inline q8dw_acc sum_n(const int32_t *bias, const uint8_t *const *taps, size_t ntaps,
+                             size_t ch, size_t n, const int32_t *w, size_t c16, bool is_signed) {
+  __m256i a0 = _mm256_loadu_si256((const __m256i *)(const void *)bias);
+  __m256i a1 = _mm256_loadu_si256((const __m256i *)(const void *)(bias + 8));
+  __m256i b0 = _mm256_setzero_si256(), b1 = _mm256_setzero_si256();
+  const int16_t *wt = (const int16_t *)(const void *)w;
+  const size_t wstep = 2 * c16;
   size_t t = 0;
-  for (; t + 2 <= ntaps; t += 2) {
-    const __m256i x0 = widen(taps[t] + ch, n, is_signed);
-    const __m256i x1 = widen(taps[t + 1] + ch, n, is_signed);
-    acc = _mm256_add_epi32(
-        acc,
-        _mm256_madd_epi16(x0, _mm256_loadu_si256((const __m256i *)(const void *)(w + t * c16))));
-    acc2 = _mm256_add_epi32(
-        acc2, _mm256_madd_epi16(
-                  x1, _mm256_loadu_si256((const __m256i *)(const void *)(w + (t + 1) * c16))));
+  for (; t + 4 <= ntaps; t += 4, wt += 2 * wstep) {
+    pair(taps[t] + ch, taps[t + 1] + ch, n, wt, is_signed, &a0, &a1);
+    pair(taps[t + 2] + ch, taps[t + 3] + ch, n, wt + wstep, is_signed, &b0, &b1);
   }
-  if (t < ntaps) {
-    const __m256i x0 = widen(taps[t] + ch, n, is_signed);
-    acc = _mm256_add_epi32(
-        acc,
-        _mm256_madd_epi16(x0, _mm256_loadu_si256((const __m256i *)(const void *)(w + t * c16))));
+  if (t + 2 <= ntaps) {
+    pair(taps[t] + ch, taps[t + 1] + ch, n, wt, is_signed, &a0, &a1);
+    t += 2, wt += wstep;
   }
-  return _mm256_add_epi32(acc, acc2);
+  if (t < ntaps) pair(taps[t] + ch, taps[t] + ch, n, wt, is_signed, &b0, &b1);
+  const q8dw_acc r = {_mm256_add_epi32(a0, b0), _mm256_add_epi32(a1, b1)};
+  return r;
 }
 
-static inline void q8dw_store32(int32_t *c32, __m256i acc) {
-  _mm256_storeu_si256((__m256i *)(void *)c32, acc);
+static inline q8dw_acc q8dw_sum(const int32_t *bias, const uint8_t *const *taps, size_t ntaps,
+                                size_t ch, size_t n, const int32_t *w, size_t c16, bool is_signed) {
+  if (n >= 16) return sum_n(bias, taps, ntaps, ch, 16, w, c16, is_signed);
+  return sum_n(bias, taps, ntaps, ch, n, w, c16, is_signed);
 }
 
-#define q8dw_requant tfcc_q8_requant8_avx2
+static inline void q8dw_store32(int32_t *c32, q8dw_acc acc) {
+  _mm256_storeu_si256((__m256i *)(void *)c32, acc.a0);
+  _mm256_storeu_si256((__m256i *)(void *)(c32 + 8), acc.a1);
+}
+
+static inline __m256i requant8(__m256i acc, const float *scale, __m256 lo, __m256 hi) {
+  const __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), _mm256_loadu_ps(scale));
+  return _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(f, lo), hi));
+}
+
+/* The 16 channels' bytes: each value in [lo, hi] (integers, within int16) narrowed exactly to
+ * int16, + zp, and its low byte stored (tfcc_requant_fp32's truncation), min(n, 16) of them. */
+static inline void q8dw_requant(uint8_t *c, q8dw_acc acc, const float *scale, float lo, float hi,
+                                int32_t zp, size_t n) {
+  const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+  const __m256i v0 = requant8(acc.a0, scale, vlo, vhi), v1 = requant8(acc.a1, scale + 8, vlo, vhi);
+  /* packs: qwords v0[0..3], v1[0..3], v0[4..7], v1[4..7]; permute to channel order */
+  __m256i v = _mm256_permute4x64_epi64(_mm256_packs_epi32(v0, v1), 0xD8);
+  v = _mm256_and_si256(_mm256_add_epi16(v, _mm256_set1_epi16((int16_t)zp)),
+                       _mm256_set1_epi16(0xFF));
+  const __m128i b = _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  if (n >= 16) {
+    _mm_storeu_si128((__m128i *)(void *)c, b);
+    return;
+  }
+  uint8_t tmp[16];
+  _mm_storeu_si128((__m128i *)(void *)tmp, b);
+  memcpy(c, tmp, n);
+}
 
 #define Q8DW_FN_S tfcc_q8_dw_s_avx2
 #define Q8DW_FN_U tfcc_q8_dw_u_avx2
+#define Q8DW_RUN_S tfcc_q8_dw_run_s_avx2
+#define Q8DW_RUN_U tfcc_q8_dw_run_u_avx2
 #include "kernels/q8-dwconv/dwconv_body.h"
