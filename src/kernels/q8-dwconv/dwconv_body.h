@@ -1,8 +1,9 @@
 /* The q8 depthwise micro-kernel's channel walk (ukernels.h), written once: the packed
  * layout (c16 = c rounded up to 16; pw: c16 int32 biases, c16 float scales, then each tap's
- * c16 weights, w' in the low 16 bits of an int32), per step of Q8DW_N channels the sum of the
- * taps, then either the int32 sums (o->c32) or requantized bytes (tfcc_requant_fp32's
- * arithmetic). Each ISA file defines, then includes this body:
+ * c16 weights, w' in the low 16 bits of an int32, or the taps in int16 pairs: tfcc_q8_dw_w16),
+ * per step of Q8DW_N channels the sum of the taps, then either the int32 sums (o->c32) or
+ * requantized bytes (tfcc_requant_fp32's arithmetic). Each ISA file defines, then includes
+ * this body:
  *   Q8DW_N, q8dw_acc       channels per step and the type of their int32 sums
  *   q8dw_sum(bias, taps, ntaps, ch, n, w, c16, is_signed)  bias[0..] plus each tap t's bytes
  *                          taps[t] + ch (n = channels left, may be < Q8DW_N: read no more)
