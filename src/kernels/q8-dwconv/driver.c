@@ -424,7 +424,9 @@ static void dw_task(void *ctx, size_t task, int thread) {
       continue;
     }
     fn(C, t, taps, p->w, &o);
-    if (o.c32)
+    if (o.c32 && p->k->rq_fixed)
+      p->k->rq_fixed(o.c32, C, j->r, o.c);
+    else if (o.c32)
       for (size_t ch = 0; ch < C; ch++)
         o.c[ch] = (uint8_t)tfcc_requant32(o.c32[ch], 0, j->r, (int32_t)ch);
   }

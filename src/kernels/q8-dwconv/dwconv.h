@@ -91,6 +91,11 @@ typedef struct tfcc_q8_dw_row {
 } tfcc_q8_dw_row;
 typedef void (*tfcc_q8_dw_row_fn)(const tfcc_q8_dw_row *a);
 
+/* The fixed-point requantization of one pixel's c int32 sums acc (bias included) into out:
+ * tfcc_requant32(acc[ch], 0, r, ch) for each channel. */
+typedef void (*tfcc_q8_dw_rq_fixed_fn)(const int32_t *acc, size_t c, const tfcc_conv_requant *r,
+                                       uint8_t *out);
+
 typedef struct tfcc_q8_dw_kernel {
   const char *name;
   tfcc_isa isa;
@@ -101,6 +106,8 @@ typedef struct tfcc_q8_dw_kernel {
   tfcc_q8_dw_cols_fn cols_s, cols_u; /* column-quad kernels (or NULL): filters whose w' are
                                         signed bytes, float requantization; else the next
                                         per-pixel kernel packs */
+  tfcc_q8_dw_rq_fixed_fn rq_fixed;   /* the per-pixel kernels' fixed-point requantization
+                                        (or NULL: tfcc_requant32 channel by channel) */
 } tfcc_q8_dw_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_q8_dw, tfcc_q8_dw_kernel);

@@ -4,11 +4,14 @@
  * bytes are interleaved (punpcklbw / punpckhbw), widened to int16 and meet the weights in
  * vpmaddwd: x_t * w'_t + x_t+1 * w'_t+1 per channel, exact in int32 (|x| <= 255,
  * |w'| <= 255), two useful products per lane. The channel tail goes through a zero-padded
- * copy. Epilogue as tfcc_requant_fp32 (cvtps2dq rounds half to even), 16 channels at once. */
+ * copy. Epilogue as tfcc_requant_fp32 (cvtps2dq rounds half to even), 16 channels at once.
+ * The fixed-point requantization of a pixel's int32 sums (tfcc_q8_dw_rq_fixed_fn) runs
+ * tfcc_mbqm 8 lanes at a time. */
 #include <immintrin.h>
 #include <string.h>
 
 #include "kernels/q8-dwconv/ukernels.h"
+#include "kernels/ref/conv_acc.h"
 
 #define Q8DW_N 16
 typedef struct q8dw_acc {
@@ -102,3 +105,55 @@ static inline void q8dw_requant(uint8_t *c, q8dw_acc acc, const float *scale, fl
 #define Q8DW_RUN_S tfcc_q8_dw_run_s_avx2
 #define Q8DW_RUN_U tfcc_q8_dw_run_u_avx2
 #include "kernels/q8-dwconv/dwconv_body.h"
+
+/* tfcc_requant32(acc[ch], 0, r, ch) for ch < c: x << max(s, 0) (wrapping), the doubling high
+ * product as (x * m + 2^30) >> 31 (vpmuldq on the even and the odd lanes), the rounding
+ * division by 2^max(-s, 0) with per-lane shifts (vpsravd), + zp, clamped, the low bytes. Lanes
+ * outside what that takes (m = INT32_MIN, s outside [-31, 30]) and the single-rounding mode go
+ * through tfcc_requant32. */
+void tfcc_q8_dw_rq_fixed_avx2(const int32_t *acc, size_t c, const tfcc_conv_requant *r,
+                              uint8_t *out) {
+  size_t ch = 0;
+  if (!r->single_round && !r->scale && r->mult && r->shift) {
+    const __m256i one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
+    const __m256i zp = _mm256_set1_epi32(r->output_offset);
+    const __m256i lo = _mm256_set1_epi32(r->act_min), hi = _mm256_set1_epi32(r->act_max);
+    const __m256i smin = _mm256_set1_epi32(-31), smax = _mm256_set1_epi32(30);
+    const __m256i mmin = _mm256_set1_epi32(INT32_MIN), half = _mm256_set1_epi64x(1LL << 30);
+    const __m256i low_bytes =
+        _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12,
+                         -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    const bool per_ch = r->mult_stride != 0;
+    for (; ch + 8 <= c; ch += 8) {
+      const __m256i m = per_ch ? _mm256_loadu_si256((const __m256i *)(const void *)(r->mult + ch))
+                               : _mm256_set1_epi32(r->mult[0]);
+      const __m256i s = per_ch ? _mm256_loadu_si256((const __m256i *)(const void *)(r->shift + ch))
+                               : _mm256_set1_epi32(r->shift[0]);
+      const __m256i bad = _mm256_or_si256(
+          _mm256_cmpeq_epi32(m, mmin),
+          _mm256_or_si256(_mm256_cmpgt_epi32(s, smax), _mm256_cmpgt_epi32(smin, s)));
+      if (!_mm256_testz_si256(bad, bad)) break;
+      const __m256i left = _mm256_max_epi32(s, zero);
+      const __m256i right = _mm256_max_epi32(_mm256_sub_epi32(zero, s), zero);
+      const __m256i x =
+          _mm256_sllv_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(acc + ch)), left);
+      const __m256i pe = _mm256_add_epi64(_mm256_mul_epi32(x, m), half);
+      const __m256i po = _mm256_add_epi64(
+          _mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(m, 32)), half);
+      /* bits 31..62 of each lane's 64-bit sum */
+      const __m256i v =
+          _mm256_blend_epi32(_mm256_srli_epi64(pe, 31), _mm256_slli_epi64(po, 1), 0xAA);
+      const __m256i mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, right), one);
+      const __m256i rem = _mm256_and_si256(v, mask);
+      const __m256i thr = _mm256_sub_epi32(_mm256_srli_epi32(mask, 1), _mm256_srai_epi32(v, 31));
+      __m256i q = _mm256_sub_epi32(_mm256_srav_epi32(v, right), _mm256_cmpgt_epi32(rem, thr));
+      q = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(q, zp), lo), hi);
+      const __m256i b = _mm256_shuffle_epi8(q, low_bytes);
+      const uint32_t b0 = (uint32_t)_mm256_extract_epi32(b, 0);
+      const uint32_t b1 = (uint32_t)_mm256_extract_epi32(b, 4);
+      memcpy(out + ch, &b0, 4);
+      memcpy(out + ch + 4, &b1, 4);
+    }
+  }
+  for (; ch < c; ch++) out[ch] = (uint8_t)tfcc_requant32(acc[ch], 0, r, (int32_t)ch);
+}
