@@ -12,7 +12,9 @@
  *   q8dw_requant(c, acc, scale, lo, hi, zp, n)  min(n, Q8DW_N) bytes
  *   Q8DW_FN_S, Q8DW_FN_U   the int8 and uint8 entry points' names
  * and optionally Q8DW_RUN_S, Q8DW_RUN_U: the entry points for runs of interior pixels
- * (tfcc_q8_dw_run_fn), which save the driver's tap pointers and call per pixel. */
+ * (tfcc_q8_dw_run_fn), which save the driver's tap pointers and call per pixel, and
+ * Q8DW_RUN_FAST(c, ntaps, taps, pw, o, n, step, is_signed): a special case of the run that
+ * writes the first channels of every pixel and returns how many (the rest as above). */
 #include "kernels/q8-dwconv/ukernels.h"
 
 /* inlined into each entry point, so that is_signed is a constant there */
@@ -47,8 +49,13 @@ Q8DW_INLINE void run(size_t c, size_t ntaps, const uint8_t *const *taps, const i
   const float lo = o->lo, hi = o->hi;
   const int32_t zp = o->zp;
   uint8_t *out = o->c;
-  for (size_t i = 0, off = 0; i < n; i++, off += step, out += c)
-    for (size_t ch = 0; ch < c; ch += Q8DW_N) {
+#ifdef Q8DW_RUN_FAST
+  const size_t ch0 = Q8DW_RUN_FAST(c, ntaps, taps, pw, o, n, step, is_signed);
+#else
+  const size_t ch0 = 0;
+#endif
+  for (size_t i = 0, off = 0; ch0 < c && i < n; i++, off += step, out += c)
+    for (size_t ch = ch0; ch < c; ch += Q8DW_N) {
       const q8dw_acc acc = q8dw_sum(pw + ch, taps, ntaps, off + ch, c - ch, w + ch, c16, is_signed);
       q8dw_requant(out + ch, acc, scale + ch, lo, hi, zp, c - ch);
     }
