@@ -5,13 +5,14 @@
  * SAME and VALID padding, batches, extreme zero points and scales, activation ranges,
  * depth multipliers 1, 2 and 3, single threaded and on a 2-thread pool. The packed block
  * adopted from a copy (a weights cache's) gives the same bytes; blocks that do not fit are
- * refused. */
+ * refused. The kernels' vectorised fixed-point requantization against tfcc_requant32. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu/cpu_info.h"
 #include "kernels/q8-dwconv/dwconv.h"
+#include "kernels/ref/conv_acc.h"
 #include "kernels/ref/depthwise_conv.h"
 #include "kernels/ref/quant_util.h"
 #include "base/threadpool.h"
@@ -108,6 +109,44 @@ static void test_dw(const tfcc_q8_dw_kernel *k, tfcc_threadpool *pool, const qca
   test_dwm(k, pool, q, batches, ih, iw, ch, 1, fh, fw, s, d, same, with_bias);
 }
 
+/* A kernel's fixed-point requantization (rq_fixed) gives tfcc_requant32's bytes for sums across
+ * int32 (the extremes included), per-channel and per-tensor multipliers and shifts (left shifts,
+ * right shifts to 31, and values the vector path hands to the scalar one: a shift of 31, a
+ * multiplier of INT32_MIN), channel counts with tails, activation ranges of both types. */
+static void test_rq_fixed(const tfcc_q8_dw_kernel *k) {
+  enum { C = 45 };
+  int32_t acc[C], mult[C], shift[C];
+  uint8_t got[C + 1], want[C];
+  for (int it = 0; it < 4000; it++) {
+    const int c = 1 + (int)(urand() % C);
+    for (int i = 0; i < C; i++) {
+      const uint32_t u = urand() ^ (urand() << 16);
+      acc[i] = it % 7 == 0 ? (int32_t)u : (int32_t)(u % 2000001u) - 1000000;
+      mult[i] = (int32_t)((1u << 30) + (urand() ^ (urand() << 15)) % (1u << 30));
+      shift[i] = it % 3 == 0 ? (int32_t)(urand() % 62) - 31 : (int32_t)(urand() % 16) - 14;
+    }
+    if (it % 11 == 0) acc[urand() % C] = INT32_MIN;
+    if (it % 13 == 0) acc[urand() % C] = INT32_MAX;
+    if (it % 19 == 0) shift[urand() % C] = 31;
+    if (it % 23 == 0) mult[urand() % C] = INT32_MIN;
+    if (it % 29 == 0) mult[urand() % C] = 0;
+    tfcc_conv_requant r;
+    memset(&r, 0, sizeof r);
+    r.mult = mult;
+    r.shift = shift;
+    r.mult_stride = it % 2;
+    const bool s8 = it % 4 < 2;
+    r.output_offset = s8 ? (int32_t)(urand() % 256) - 128 : (int32_t)(urand() % 256);
+    r.act_min = s8 ? -128 + (int32_t)(urand() % 40) : (int32_t)(urand() % 40);
+    r.act_max = s8 ? 127 - (int32_t)(urand() % 40) : 255 - (int32_t)(urand() % 40);
+    for (int i = 0; i < c; i++) want[i] = (uint8_t)tfcc_requant32(acc[i], 0, &r, i);
+    memset(got, 0xEE, sizeof got);
+    k->rq_fixed(acc, (size_t)c, &r, got);
+    CHECKF(memcmp(got, want, (size_t)c) == 0 && got[c] == 0xEE,
+           "%s: fixed-point requantization, %d channels, stride %d", k->name, c, r.mult_stride);
+  }
+}
+
 /* tfcc_q8_dw_fits_any_width says yes exactly where tfcc_q8_dw_fits holds at every out_w
  * (checked to 4096 columns, past where the margin stops moving). */
 static void test_fits_any_width(void) {
@@ -156,6 +195,7 @@ int main(void) {
   int tested = 0;
   TFCC_EACH_VARIANT_IF(tfcc_q8_dw, k, best, tfcc_q8_dw_usable(k, best)) {
     tested++;
+    if (k->rq_fixed) test_rq_fixed(k);
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
       const qcase *q = &cases[ci];
       tfcc_threadpool *pl = ci % 2 ? pool2 : NULL;

@@ -10,21 +10,21 @@
 static const tfcc_q8_dw_kernel kernels[] = {
     TFCC_KERNELS_X86(
         {"q8-dwconv-64-avx512vnni", TFCC_ISA_AVX512, TFCC_CPU_AVX512VNNI, NULL, NULL,
-         tfcc_q8_dw_row_s_avx512vnni, tfcc_q8_dw_row_u_avx512vnni, NULL, NULL, NULL, NULL},
+         tfcc_q8_dw_row_s_avx512vnni, tfcc_q8_dw_row_u_avx512vnni, NULL, NULL, NULL, NULL, NULL},
         {"q8-dwconv-16-avx512", TFCC_ISA_AVX512, -1, tfcc_q8_dw_s_avx512, tfcc_q8_dw_u_avx512, NULL,
-         NULL, NULL, NULL, NULL, NULL},
-        {"q8-dwconv-8-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_dw_s_avx2, tfcc_q8_dw_u_avx2, NULL, NULL,
-         NULL, NULL, NULL, NULL})
+         NULL, NULL, NULL, NULL, NULL, tfcc_q8_dw_rq_fixed_avx2},
+        {"q8-dwconv-16-avx2", TFCC_ISA_AVX2, -1, tfcc_q8_dw_s_avx2, tfcc_q8_dw_u_avx2, NULL, NULL,
+         tfcc_q8_dw_run_s_avx2, tfcc_q8_dw_run_u_avx2, NULL, NULL, tfcc_q8_dw_rq_fixed_avx2})
         TFCC_KERNELS_ARM64({"q8-dwconv-8-neon", TFCC_ISA_NEON, -1, tfcc_q8_dw_s_neon,
-                            tfcc_q8_dw_u_neon, NULL, NULL, NULL, NULL, NULL, NULL})
+                            tfcc_q8_dw_u_neon, NULL, NULL, NULL, NULL, NULL, NULL, NULL})
             TFCC_KERNELS_WASMSIMD(
                 {"q8-dwconv-8-wasmrdot", TFCC_ISA_WASMSIMD, -1, NULL, NULL, NULL, NULL, NULL, NULL,
-                 tfcc_q8_dw_cols_s_wasmsimd, tfcc_q8_dw_cols_u_wasmsimd},
+                 tfcc_q8_dw_cols_s_wasmsimd, tfcc_q8_dw_cols_u_wasmsimd, NULL},
                 {"q8-dwconv-16-wasmsimd", TFCC_ISA_WASMSIMD, -1, tfcc_q8_dw_s_wasmsimd,
                  tfcc_q8_dw_u_wasmsimd, NULL, NULL, tfcc_q8_dw_run_s_wasmsimd,
-                 tfcc_q8_dw_run_u_wasmsimd, NULL, NULL}){"q8-dwconv-scalar", TFCC_ISA_GENERIC, -1,
-                                                         tfcc_q8_dw_s_scalar, tfcc_q8_dw_u_scalar,
-                                                         NULL, NULL, NULL, NULL, NULL, NULL},
+                 tfcc_q8_dw_run_u_wasmsimd, NULL, NULL, NULL}){
+                "q8-dwconv-scalar", TFCC_ISA_GENERIC, -1, tfcc_q8_dw_s_scalar, tfcc_q8_dw_u_scalar,
+                NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 TFCC_DISPATCH_TABLE_FNS_USABLE(tfcc_q8_dw, tfcc_q8_dw_kernel, tfcc_q8_dw_usable)
 #define N_KERNELS tfcc_q8_dw_n_kernels_
@@ -38,7 +38,9 @@ bool tfcc_q8_dw_usable(const tfcc_q8_dw_kernel *k, tfcc_isa isa) {
          tfcc_cpu_has(tfcc_cpu(), (tfcc_cpu_feature)k->feature);
 }
 
-bool tfcc_q8_dw_w16(const tfcc_q8_dw_kernel *k) { return k->isa == TFCC_ISA_WASMSIMD; }
+bool tfcc_q8_dw_w16(const tfcc_q8_dw_kernel *k) {
+  return k->isa == TFCC_ISA_WASMSIMD || k->isa == TFCC_ISA_AVX2;
+}
 
 /* The next usable per-pixel kernel after k (for filters a row kernel cannot take). */
 const tfcc_q8_dw_kernel *tfcc_q8_dw_pixel_fallback(const tfcc_q8_dw_kernel *k, tfcc_isa isa) {

@@ -19,6 +19,8 @@ typedef struct dw_hdr {
   uint32_t magic;
   int32_t c, fh, fw, kz;
   uint8_t is_signed, rows, cols;
+  uint8_t w16; /* per-pixel layout with int16 tap pairs (tfcc_q8_dw_w16): a block of the other
+                  per-pixel layout (another build's cache) has the same size */
 } dw_hdr;
 
 static size_t rows_bytes(size_t c, int32_t fh, int32_t fw) {
@@ -197,6 +199,7 @@ bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int3
   h.magic = DW_MAGIC;
   h.c = c, h.fh = fh, h.fw = fw, h.kz = out->kz;
   h.is_signed = is_signed, h.rows = out->rows, h.cols = out->cols;
+  h.w16 = !out->rows && !out->cols && tfcc_q8_dw_w16(out->k);
   memcpy(mem, &h, sizeof h);
   out->w = w;
   out->mem = mem;
@@ -229,6 +232,10 @@ bool tfcc_q8_dw_adopt(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int
     out->cols = true;
   } else if (!k->fn_s) {
     out->k = tfcc_q8_dw_pixel_fallback(k, k->isa);
+  }
+  if (h.w16 != (!h.rows && !h.cols && tfcc_q8_dw_w16(out->k))) {
+    memset(out, 0, sizeof *out);
+    return false;
   }
   out->w = (int32_t *)(uintptr_t)((const uint8_t *)block + DW_HDR); /* read only */
   out->block_bytes = bytes;
@@ -417,7 +424,9 @@ static void dw_task(void *ctx, size_t task, int thread) {
       continue;
     }
     fn(C, t, taps, p->w, &o);
-    if (o.c32)
+    if (o.c32 && p->k->rq_fixed)
+      p->k->rq_fixed(o.c32, C, j->r, o.c);
+    else if (o.c32)
       for (size_t ch = 0; ch < C; ch++)
         o.c[ch] = (uint8_t)tfcc_requant32(o.c32[ch], 0, j->r, (int32_t)ch);
   }

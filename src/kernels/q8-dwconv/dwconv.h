@@ -7,7 +7,8 @@
  * (vectorised) or the reference's fixed point on the int32 sums.
  *
  * Packed (int32 units, C16 = channels rounded up to 16): [C16 bias'][C16 float scale]
- * [taps x C16 weights w' in the low 16 bits, high 16 bits zero], then C16 zero-point bytes.
+ * [taps x C16 weights w' in the low 16 bits, high 16 bits zero; or, tfcc_q8_dw_w16, the taps in
+ * int16 pairs], then C16 zero-point bytes.
  *
  * Row kernels (AVX512-VNNI, `rows` set) compute a whole output row per call, 64 channels at
  * a time. For each input column of the row's window they interleave the bytes of filter rows
@@ -90,6 +91,11 @@ typedef struct tfcc_q8_dw_row {
 } tfcc_q8_dw_row;
 typedef void (*tfcc_q8_dw_row_fn)(const tfcc_q8_dw_row *a);
 
+/* The fixed-point requantization of one pixel's c int32 sums acc (bias included) into out:
+ * tfcc_requant32(acc[ch], 0, r, ch) for each channel. */
+typedef void (*tfcc_q8_dw_rq_fixed_fn)(const int32_t *acc, size_t c, const tfcc_conv_requant *r,
+                                       uint8_t *out);
+
 typedef struct tfcc_q8_dw_kernel {
   const char *name;
   tfcc_isa isa;
@@ -100,13 +106,16 @@ typedef struct tfcc_q8_dw_kernel {
   tfcc_q8_dw_cols_fn cols_s, cols_u; /* column-quad kernels (or NULL): filters whose w' are
                                         signed bytes, float requantization; else the next
                                         per-pixel kernel packs */
+  tfcc_q8_dw_rq_fixed_fn rq_fixed;   /* the per-pixel kernels' fixed-point requantization
+                                        (or NULL: tfcc_requant32 channel by channel) */
 } tfcc_q8_dw_kernel;
 
 TFCC_DISPATCH_TABLE_DECL(tfcc_q8_dw, tfcc_q8_dw_kernel);
 bool tfcc_q8_dw_usable(const tfcc_q8_dw_kernel *k, tfcc_isa isa);
 /* Tap weights packed as int16 pairs (taps 2p and 2p + 1 of channel ch at int16 2 ch and
- * 2 ch + 1 of c16-int32 row p, zero for a missing last partner; the WebAssembly kernel's
- * i32x4.dot_i16x8 operands), not as one int32 per tap. */
+ * 2 ch + 1 of c16-int32 row p, zero for a missing last partner; the operands of the
+ * WebAssembly kernel's i32x4.dot_i16x8 and of the AVX2 kernel's vpmaddwd), not as one int32
+ * per tap. */
 bool tfcc_q8_dw_w16(const tfcc_q8_dw_kernel *k);
 /* The best per-pixel kernel at or after k usable at isa (for filters a row kernel cannot
  * take). */

@@ -1,58 +1,236 @@
-/* q8 depthwise micro-kernel, AVX2 (dwconv_body.h): 8 channels per step, int32 lanes, one
- * widening load and one vpmaddwd per tap (see the AVX-512 file), taps in two interleaved
- * accumulators; the channel tail goes through a small zero-padded copy. Epilogue as
- * tfcc_requant_fp32 (cvtps2dq rounds half to even). */
+/* q8 depthwise micro-kernel, AVX2 (dwconv_body.h): 16 channels per step, taps in pairs. The
+ * pack (tfcc_q8_dw_w16) stores the int16 weights w' of taps 2p and 2p + 1 interleaved per
+ * channel in tap row p (an odd last tap has a zero partner). Per pair the two taps' 16 input
+ * bytes are interleaved (punpcklbw / punpckhbw), widened to int16 and meet the weights in
+ * vpmaddwd: x_t * w'_t + x_t+1 * w'_t+1 per channel, exact in int32 (|x| <= 255,
+ * |w'| <= 255), two useful products per lane. The channel tail goes through a zero-padded
+ * copy. Epilogue as tfcc_requant_fp32 (cvtps2dq rounds half to even), 16 channels at once.
+ * The fixed-point requantization of a pixel's int32 sums (tfcc_q8_dw_rq_fixed_fn) runs
+ * tfcc_mbqm 8 lanes at a time. */
 #include <immintrin.h>
 #include <string.h>
 
 #include "kernels/q8-dwconv/ukernels.h"
-#include "kernels/simd/q8_requant_avx2.h"
+#include "kernels/ref/conv_acc.h"
 
-static inline __m256i widen(const uint8_t *p, size_t n, bool is_signed) {
-  __m128i b;
-  if (n >= 8) {
-    b = _mm_loadl_epi64((const __m128i *)(const void *)p);
-  } else {
-    uint8_t tmp[8] = {0};
-    memcpy(tmp, p, n);
-    b = _mm_loadl_epi64((const __m128i *)(const void *)tmp);
-  }
-  return is_signed ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b);
+#define Q8DW_N 16
+typedef struct q8dw_acc {
+  __m256i a0, a1; /* channels 0..7, 8..15 */
+} q8dw_acc;
+
+static inline __m128i load16(const uint8_t *p, size_t n) {
+  if (n >= 16) return _mm_loadu_si128((const __m128i *)(const void *)p);
+  uint8_t tmp[16] = {0};
+  memcpy(tmp, p, n);
+  return _mm_loadu_si128((const __m128i *)(const void *)tmp);
 }
 
-#define Q8DW_N 8
-typedef __m256i q8dw_acc;
+static inline __m256i widen16(__m128i b, bool is_signed) {
+  return is_signed ? _mm256_cvtepi8_epi16(b) : _mm256_cvtepu8_epi16(b);
+}
 
-static inline __m256i q8dw_sum(const int32_t *bias, const uint8_t *const *taps, size_t ntaps,
-                               size_t ch, size_t n, const int32_t *w, size_t c16, bool is_signed) {
-  __m256i acc = _mm256_loadu_si256((const __m256i *)(const void *)bias);
-  __m256i acc2 = _mm256_setzero_si256();
+/* taps at xa and xb (n channels, 16 or fewer) against the pair's weights at wt */
+static inline void pair(const uint8_t *xa, const uint8_t *xb, size_t n, const int16_t *wt,
+                        bool is_signed, __m256i *a0, __m256i *a1) {
+  const __m128i va = load16(xa, n), vb = load16(xb, n);
+  const __m256i x0 = widen16(_mm_unpacklo_epi8(va, vb), is_signed);
+  const __m256i x1 = widen16(_mm_unpackhi_epi8(va, vb), is_signed);
+  *a0 = _mm256_add_epi32(
+      *a0, _mm256_madd_epi16(x0, _mm256_loadu_si256((const __m256i *)(const void *)wt)));
+  *a1 = _mm256_add_epi32(
+      *a1, _mm256_madd_epi16(x1, _mm256_loadu_si256((const __m256i *)(const void *)(wt + 16))));
+}
+
+/* The taps in pairs (pair p's weights 2 * c16 int16 after pair p - 1's), an odd last tap with
+ * itself (its partner's weights are zero); four accumulators. */
+static inline q8dw_acc sum_n(const int32_t *bias, const uint8_t *const *taps, size_t ntaps,
+                             size_t ch, size_t n, const int32_t *w, size_t c16, bool is_signed) {
+  __m256i a0 = _mm256_loadu_si256((const __m256i *)(const void *)bias);
+  __m256i a1 = _mm256_loadu_si256((const __m256i *)(const void *)(bias + 8));
+  __m256i b0 = _mm256_setzero_si256(), b1 = _mm256_setzero_si256();
+  const int16_t *wt = (const int16_t *)(const void *)w;
+  const size_t wstep = 2 * c16;
   size_t t = 0;
-  for (; t + 2 <= ntaps; t += 2) {
-    const __m256i x0 = widen(taps[t] + ch, n, is_signed);
-    const __m256i x1 = widen(taps[t + 1] + ch, n, is_signed);
-    acc = _mm256_add_epi32(
-        acc,
-        _mm256_madd_epi16(x0, _mm256_loadu_si256((const __m256i *)(const void *)(w + t * c16))));
-    acc2 = _mm256_add_epi32(
-        acc2, _mm256_madd_epi16(
-                  x1, _mm256_loadu_si256((const __m256i *)(const void *)(w + (t + 1) * c16))));
+  for (; t + 4 <= ntaps; t += 4, wt += 2 * wstep) {
+    pair(taps[t] + ch, taps[t + 1] + ch, n, wt, is_signed, &a0, &a1);
+    pair(taps[t + 2] + ch, taps[t + 3] + ch, n, wt + wstep, is_signed, &b0, &b1);
   }
-  if (t < ntaps) {
-    const __m256i x0 = widen(taps[t] + ch, n, is_signed);
-    acc = _mm256_add_epi32(
-        acc,
-        _mm256_madd_epi16(x0, _mm256_loadu_si256((const __m256i *)(const void *)(w + t * c16))));
+  if (t + 2 <= ntaps) {
+    pair(taps[t] + ch, taps[t + 1] + ch, n, wt, is_signed, &a0, &a1);
+    t += 2, wt += wstep;
   }
-  return _mm256_add_epi32(acc, acc2);
+  if (t < ntaps) pair(taps[t] + ch, taps[t] + ch, n, wt, is_signed, &b0, &b1);
+  const q8dw_acc r = {_mm256_add_epi32(a0, b0), _mm256_add_epi32(a1, b1)};
+  return r;
 }
 
-static inline void q8dw_store32(int32_t *c32, __m256i acc) {
-  _mm256_storeu_si256((__m256i *)(void *)c32, acc);
+static inline q8dw_acc q8dw_sum(const int32_t *bias, const uint8_t *const *taps, size_t ntaps,
+                                size_t ch, size_t n, const int32_t *w, size_t c16, bool is_signed) {
+  if (n >= 16) return sum_n(bias, taps, ntaps, ch, 16, w, c16, is_signed);
+  return sum_n(bias, taps, ntaps, ch, n, w, c16, is_signed);
 }
 
-#define q8dw_requant tfcc_q8_requant8_avx2
+static inline void q8dw_store32(int32_t *c32, q8dw_acc acc) {
+  _mm256_storeu_si256((__m256i *)(void *)c32, acc.a0);
+  _mm256_storeu_si256((__m256i *)(void *)(c32 + 8), acc.a1);
+}
 
+static inline __m256i requant8(__m256i acc, const float *scale, __m256 lo, __m256 hi) {
+  const __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), _mm256_loadu_ps(scale));
+  return _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(f, lo), hi));
+}
+
+/* The 16 channels' bytes: each value in [lo, hi] (integers, within int16) narrowed exactly to
+ * int16, + zp, and its low byte stored (tfcc_requant_fp32's truncation), min(n, 16) of them. */
+static inline void q8dw_requant(uint8_t *c, q8dw_acc acc, const float *scale, float lo, float hi,
+                                int32_t zp, size_t n) {
+  const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+  const __m256i v0 = requant8(acc.a0, scale, vlo, vhi), v1 = requant8(acc.a1, scale + 8, vlo, vhi);
+  /* packs: qwords v0[0..3], v1[0..3], v0[4..7], v1[4..7]; permute to channel order */
+  __m256i v = _mm256_permute4x64_epi64(_mm256_packs_epi32(v0, v1), 0xD8);
+  v = _mm256_and_si256(_mm256_add_epi16(v, _mm256_set1_epi16((int16_t)zp)),
+                       _mm256_set1_epi16(0xFF));
+  const __m128i b = _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  if (n >= 16) {
+    _mm_storeu_si128((__m128i *)(void *)c, b);
+    return;
+  }
+  uint8_t tmp[16];
+  _mm_storeu_si128((__m128i *)(void *)tmp, b);
+  memcpy(c, tmp, n);
+}
+
+/* 3x3 window at stride 1, dilation 1 (a run's taps: 3 rows of 3 adjacent pixels, step c):
+ * each input column's 16 channels are widened once and serve the 3 pixels that read it; a
+ * tap pair is then one vpunpcklwd / vpunpckhwd of two widened columns, which puts channels
+ * 0-3, 8-11 in one accumulator and 4-7, 12-15 in the other: the weights, biases and scales
+ * are permuted the same way once per 16-channel group, and packssdw of the two restores
+ * channel order. Full 16-channel groups; returns how many channels it wrote (0: not this
+ * case). Same sums and requantization as q8dw_sum / q8dw_requant. */
+static inline __m256i col16(const uint8_t *p, bool is_signed) {
+  return widen16(_mm_loadu_si128((const __m128i *)(const void *)p), is_signed);
+}
+
+static inline __m256i lanes_lo(const void *p) { /* [p[0..3] | p[8..11]] of 16 int32 */
+  const __m256i a = _mm256_loadu_si256((const __m256i *)p);
+  const __m256i b = _mm256_loadu_si256((const __m256i *)((const int32_t *)p + 8));
+  return _mm256_permute2x128_si256(a, b, 0x20);
+}
+
+static inline __m256i lanes_hi(const void *p) { /* [p[4..7] | p[12..15]] */
+  const __m256i a = _mm256_loadu_si256((const __m256i *)p);
+  const __m256i b = _mm256_loadu_si256((const __m256i *)((const int32_t *)p + 8));
+  return _mm256_permute2x128_si256(a, b, 0x31);
+}
+
+static inline size_t run3x3(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
+                            const tfcc_q8_out *o, size_t n, size_t step, bool is_signed) {
+  if (ntaps != 9 || step != c || c < 16) return 0;
+  for (size_t t = 0; t < 9; t += 3)
+    if (taps[t + 1] != taps[t] + c || taps[t + 2] != taps[t] + 2 * c) return 0;
+  const size_t c16 = (c + 15) & ~(size_t)15;
+  const __m256 vlo = _mm256_set1_ps(o->lo), vhi = _mm256_set1_ps(o->hi);
+  const __m256i vzp = _mm256_set1_epi16((int16_t)o->zp), vff = _mm256_set1_epi16(0xFF);
+  const size_t groups = c / 16;
+  for (size_t gi = 0; gi < groups; gi++) {
+    const size_t ch = gi * 16;
+    __m256i wl[5], wh[5]; /* pair p's weights, row p of the pair layout */
+    for (size_t p = 0; p < 5; p++) {
+      wl[p] = lanes_lo(pw + (2 + p) * c16 + ch);
+      wh[p] = lanes_hi(pw + (2 + p) * c16 + ch);
+    }
+    const __m256i bl = lanes_lo(pw + ch), bh = lanes_hi(pw + ch);
+    const __m256 sl = _mm256_castsi256_ps(lanes_lo(pw + c16 + ch));
+    const __m256 sh = _mm256_castsi256_ps(lanes_hi(pw + c16 + ch));
+    const uint8_t *r0 = taps[0] + ch, *r1 = taps[3] + ch, *r2 = taps[6] + ch;
+    __m256i x0 = col16(r0, is_signed), x1 = col16(r0 + c, is_signed);
+    __m256i y0 = col16(r1, is_signed), y1 = col16(r1 + c, is_signed);
+    __m256i z0 = col16(r2, is_signed), z1 = col16(r2 + c, is_signed);
+    uint8_t *out = o->c + ch;
+    for (size_t i = 0, off = 2 * c; i < n; i++, off += c, out += c) {
+      const __m256i x2 = col16(r0 + off, is_signed), y2 = col16(r1 + off, is_signed);
+      const __m256i z2 = col16(r2 + off, is_signed);
+      /* taps in pairs: (0,0)(0,1) (0,2)(1,0) (1,1)(1,2) (2,0)(2,1) (2,2)- */
+      __m256i al = _mm256_add_epi32(bl, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), wl[0]));
+      __m256i ah = _mm256_add_epi32(bh, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), wh[0]));
+      __m256i cl = _mm256_madd_epi16(_mm256_unpacklo_epi16(x2, y0), wl[1]);
+      __m256i chh = _mm256_madd_epi16(_mm256_unpackhi_epi16(x2, y0), wh[1]);
+      al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(y1, y2), wl[2]));
+      ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(y1, y2), wh[2]));
+      cl = _mm256_add_epi32(cl, _mm256_madd_epi16(_mm256_unpacklo_epi16(z0, z1), wl[3]));
+      chh = _mm256_add_epi32(chh, _mm256_madd_epi16(_mm256_unpackhi_epi16(z0, z1), wh[3]));
+      al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(z2, z2), wl[4]));
+      ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(z2, z2), wh[4]));
+      al = _mm256_add_epi32(al, cl);
+      ah = _mm256_add_epi32(ah, chh);
+      const __m256i vl = _mm256_cvtps_epi32(
+          _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(al), sl), vlo), vhi));
+      const __m256i vh = _mm256_cvtps_epi32(
+          _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(ah), sh), vlo), vhi));
+      const __m256i v = _mm256_and_si256(_mm256_add_epi16(_mm256_packs_epi32(vl, vh), vzp), vff);
+      _mm_storeu_si128((__m128i *)(void *)out,
+                       _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+      x0 = x1, x1 = x2, y0 = y1, y1 = y2, z0 = z1, z1 = z2;
+    }
+  }
+  return groups * 16;
+}
+
+#define Q8DW_RUN_FAST run3x3
 #define Q8DW_FN_S tfcc_q8_dw_s_avx2
 #define Q8DW_FN_U tfcc_q8_dw_u_avx2
+#define Q8DW_RUN_S tfcc_q8_dw_run_s_avx2
+#define Q8DW_RUN_U tfcc_q8_dw_run_u_avx2
 #include "kernels/q8-dwconv/dwconv_body.h"
+
+/* tfcc_requant32(acc[ch], 0, r, ch) for ch < c: x << max(s, 0) (wrapping), the doubling high
+ * product as (x * m + 2^30) >> 31 (vpmuldq on the even and the odd lanes), the rounding
+ * division by 2^max(-s, 0) with per-lane shifts (vpsravd), + zp, clamped, the low bytes. Lanes
+ * outside what that takes (m = INT32_MIN, s outside [-31, 30]) and the single-rounding mode go
+ * through tfcc_requant32. */
+void tfcc_q8_dw_rq_fixed_avx2(const int32_t *acc, size_t c, const tfcc_conv_requant *r,
+                              uint8_t *out) {
+  size_t ch = 0;
+  if (!r->single_round && !r->scale && r->mult && r->shift) {
+    const __m256i one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
+    const __m256i zp = _mm256_set1_epi32(r->output_offset);
+    const __m256i lo = _mm256_set1_epi32(r->act_min), hi = _mm256_set1_epi32(r->act_max);
+    const __m256i smin = _mm256_set1_epi32(-31), smax = _mm256_set1_epi32(30);
+    const __m256i mmin = _mm256_set1_epi32(INT32_MIN), half = _mm256_set1_epi64x(1LL << 30);
+    const __m256i low_bytes =
+        _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12,
+                         -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    const bool per_ch = r->mult_stride != 0;
+    for (; ch + 8 <= c; ch += 8) {
+      const __m256i m = per_ch ? _mm256_loadu_si256((const __m256i *)(const void *)(r->mult + ch))
+                               : _mm256_set1_epi32(r->mult[0]);
+      const __m256i s = per_ch ? _mm256_loadu_si256((const __m256i *)(const void *)(r->shift + ch))
+                               : _mm256_set1_epi32(r->shift[0]);
+      const __m256i bad = _mm256_or_si256(
+          _mm256_cmpeq_epi32(m, mmin),
+          _mm256_or_si256(_mm256_cmpgt_epi32(s, smax), _mm256_cmpgt_epi32(smin, s)));
+      if (!_mm256_testz_si256(bad, bad)) break;
+      const __m256i left = _mm256_max_epi32(s, zero);
+      const __m256i right = _mm256_max_epi32(_mm256_sub_epi32(zero, s), zero);
+      const __m256i x =
+          _mm256_sllv_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(acc + ch)), left);
+      const __m256i pe = _mm256_add_epi64(_mm256_mul_epi32(x, m), half);
+      const __m256i po = _mm256_add_epi64(
+          _mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(m, 32)), half);
+      /* bits 31..62 of each lane's 64-bit sum */
+      const __m256i v =
+          _mm256_blend_epi32(_mm256_srli_epi64(pe, 31), _mm256_slli_epi64(po, 1), 0xAA);
+      const __m256i mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, right), one);
+      const __m256i rem = _mm256_and_si256(v, mask);
+      const __m256i thr = _mm256_sub_epi32(_mm256_srli_epi32(mask, 1), _mm256_srai_epi32(v, 31));
+      __m256i q = _mm256_sub_epi32(_mm256_srav_epi32(v, right), _mm256_cmpgt_epi32(rem, thr));
+      q = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(q, zp), lo), hi);
+      const __m256i b = _mm256_shuffle_epi8(q, low_bytes);
+      const uint32_t b0 = (uint32_t)_mm256_extract_epi32(b, 0);
+      const uint32_t b1 = (uint32_t)_mm256_extract_epi32(b, 4);
+      memcpy(out + ch, &b0, 4);
+      memcpy(out + ch + 4, &b1, 4);
+    }
+  }
+  for (; ch < c; ch++) out[ch] = (uint8_t)tfcc_requant32(acc[ch], 0, r, (int32_t)ch);
+}

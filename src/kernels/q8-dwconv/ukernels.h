@@ -18,6 +18,10 @@ TFCC_Q8_DW_DECL(tfcc_q8_dw_s_avx512);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_avx512);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_s_avx2);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_avx2);
+TFCC_Q8_DW_RUN_DECL(tfcc_q8_dw_run_s_avx2);
+TFCC_Q8_DW_RUN_DECL(tfcc_q8_dw_run_u_avx2);
+void tfcc_q8_dw_rq_fixed_avx2(const int32_t *acc, size_t c, const tfcc_conv_requant *r,
+                              uint8_t *out);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_s_neon);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_u_neon);
 TFCC_Q8_DW_DECL(tfcc_q8_dw_s_wasmsimd);
