@@ -468,6 +468,11 @@ static tfcc_status unpack_packed(tfcc_ir_tensor *x, tfl_ctx *c, const tfl_buffer
 }
 
 static tfcc_status attach_data(tfl_ctx *c, int32_t ti, tfcc_ir_tensor *x, uint64_t sparse_values) {
+  /* Buffer 0 is the schema's empty sentinel: TFLite's model reader gives a tensor of buffer 0
+   * no data whatever it holds (XMOS' stripping tool writes a bias there; TFLite then stops at
+   * "Input tensor N lacks data", and the dataflow check names the tensor here). Reading it would
+   * make the activations and inputs that point at a non-empty buffer 0 constants. */
+  if (x->buffer == 0) return TFCC_OK;
   tfl_buffer *b = &c->buffers[x->buffer];
   if (!b->data) {
     /* ops: a tensor of no elements whose buffer has an empty data vector is a constant of no
