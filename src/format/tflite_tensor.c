@@ -194,7 +194,7 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
    * there only: a per-tensor or activation scale of 0 has no such meaning. A negative scale
    * of constant per-axis weights (mcunet: batch-norm folded with negative gammas) is a
    * negative multiplier in TFLite's per-channel kernels, which run it (XNNPACK refuses it). */
-  const bool constant = x->buffer < c->n_buffers && c->buffers[x->buffer].data;
+  const bool constant = x->buffer > 0 && x->buffer < c->n_buffers && c->buffers[x->buffer].data;
   const bool constant_per_axis = scale.count > 1 && constant;
   /* A per-tensor scale of 0 on a constant: TFLite's quantizer writes it for an all-zero int16
    * constant that only QUANTIZE nodes requantize (AmbiqAI's neuralSPOT mut_model_data: its
