@@ -17,8 +17,10 @@ static const tfcc_q8_gemm_kernel kernels[] = {
      true, 0},
     {"q8-gemm-6x16-avxvnni", TFCC_ISA_AVX2, TFCC_CPU_AVXVNNI, 0x80, 6, 16,
      tfcc_q8_gemm_s_6x16_avxvnni, tfcc_q8_gemm_u_6x16_avxvnni, tfcc_q8_row_sum_avxvnni, false, 0},
-    {"q8-gemm-4x8-avx2", TFCC_ISA_AVX2, -1, 0x80, 4, 8, tfcc_q8_gemm_s_4x8_avx2,
-     tfcc_q8_gemm_u_4x8_avx2, NULL, false, 0},
+    /* vpmaddwd on int16 rows and weights (tfcc_q8_gemm_rows16): weights stored as they are,
+       plus the filter offset */
+    {"q8-gemm-6x16-avx2", TFCC_ISA_AVX2, -1, 0, 6, 16, tfcc_q8_gemm_s_6x16_avx2,
+     tfcc_q8_gemm_u_6x16_avx2, NULL, false, 0},
 #endif
 #if defined(__aarch64__)
     /* I8MM (SMMLA / UMMLA, 2x2 blocks over 8 depth bytes): see tfcc_q8_gemm_pair_layout */
@@ -54,8 +56,18 @@ bool tfcc_q8_gemm_hybrid_epilogue(const tfcc_q8_gemm_kernel *k) {
   return k->feature == TFCC_CPU_AVX512VNNI;
 }
 
+bool tfcc_q8_gemm_rows16(const tfcc_q8_gemm_kernel *k) {
+  return k->isa == TFCC_ISA_AVX2 && k->feature < 0 && !k->w_xor;
+}
+
+bool tfcc_q8_gemm_folds_fo(const tfcc_q8_gemm_kernel *k, int32_t filter_offset) {
+  /* stored bytes are -128..255 */
+  return tfcc_q8_gemm_rows16(k) && filter_offset >= INT16_MIN + 128 &&
+         filter_offset <= INT16_MAX - 255;
+}
+
 bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k) {
-  return k->isa == TFCC_ISA_WASMSIMD && !k->x_xor;
+  return (k->isa == TFCC_ISA_WASMSIMD && !k->x_xor) || tfcc_q8_gemm_rows16(k);
 }
 
 /* the relaxed dot product's kernel, usable where the engine computes it exactly */

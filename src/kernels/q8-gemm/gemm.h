@@ -17,8 +17,11 @@
  * Packed weights: panels of NR columns, each [NR int32 bias'][NR float scale]
  * [kpad/4 groups x NR columns x 4 bytes], zero past N and past K; kpad is K rounded up to the
  * kernel's depth block (tfcc_q8_gemm_k_block: 4, or 64 for AMX tile kernels); the I8MM kernel
- * has 8-byte groups of column pairs instead (tfcc_q8_gemm_pair_layout), the WebAssembly kernel
- * groups of 2 int16 (tfcc_q8_gemm_c2_layout: twice the bytes). */
+ * has 8-byte groups of column pairs instead (tfcc_q8_gemm_pair_layout), the WebAssembly and
+ * AVX2 kernels groups of 2 int16 (tfcc_q8_gemm_c2_layout: twice the bytes). The AVX2 one
+ * (tfcc_q8_gemm_rows16) multiplies int16 rows that the driver widens, against weights stored
+ * as w + fo (fo = filter offset, where w + fo fits int16 for every byte): kz = 0, no row term,
+ * and the packed bias is bias + io * s[n] with s[n] the sum of the stored w + fo. */
 #ifndef TFCC_KERNELS_Q8_GEMM_GEMM_H
 #define TFCC_KERNELS_Q8_GEMM_GEMM_H
 
@@ -125,11 +128,20 @@ bool tfcc_q8_gemm_is_amx(const tfcc_q8_gemm_kernel *k);
  * padded to 8. Every other kernel: the 4-byte groups of the layout above. */
 bool tfcc_q8_gemm_pair_layout(const tfcc_q8_gemm_kernel *k);
 /* Panels of 2-element depth groups of int16 (the WebAssembly kernel's i32x4.dot_i16x8
- * operands, the stored bytes widened at packing as the kernel reads them: sign-extended for
- * int8, zero-extended for uint8): pair g, column j at int16 element g * NR * 2 + j * 2; depth
- * padded to 8 (the kernel widens 8 bytes of a row at a time). Not the relaxed-dot one
+ * operands, the AVX2 kernel's vpmaddwd ones; the stored bytes widened at packing as the kernel
+ * reads them: sign-extended for int8, zero-extended for uint8, plus the filter offset where
+ * tfcc_q8_gemm_folds_fo): pair g, column j at int16 element g * NR * 2 + j * 2; depth padded
+ * to 8 (the WebAssembly kernel widens 8 bytes of a row at a time). Not the relaxed-dot one
  * (x_xor): 4-byte groups. */
 bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k);
+/* Kernels whose rows are int16 (the AVX2 vpmaddwd kernel): the driver widens each row tile's
+ * bytes once (sign-extended for int8, zero-extended for uint8; depth rounded up to a pair,
+ * zero there) and passes pointers to the int16 rows, kc their bytes (4 per depth pair); the
+ * panels are tfcc_q8_gemm_c2_layout's with the filter offset folded in (see the top). */
+bool tfcc_q8_gemm_rows16(const tfcc_q8_gemm_kernel *k);
+/* Whether tfcc_q8_pack folds the filter offset r->filter_offset into the int16 weights of k
+ * (rows16 kernels, where every w + fo fits int16): then kz = 0. */
+bool tfcc_q8_gemm_folds_fo(const tfcc_q8_gemm_kernel *k, int32_t filter_offset);
 /* Kernels that run several panels in one call (the WebAssembly kernel, where the call and
  * the driver's per-tile work cost as much as a few depth steps): with o->c32 NULL, nc may
  * exceed NR, and the kernel runs the ceil(nc / NR) consecutive panels from w (columns

@@ -19,7 +19,10 @@ size_t tfcc_q8_pack_layout(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t
   out->kpad = (kdim + kb - 1) / kb * kb;
   out->is_signed = is_signed;
   const uint8_t wx = k->w_xor;
-  out->kz = !wx ? r->filter_offset : is_signed ? r->filter_offset - 128 : r->filter_offset + 128;
+  out->kz = tfcc_q8_gemm_folds_fo(k, r->filter_offset) ? 0
+            : !wx                                      ? r->filter_offset
+            : is_signed                                ? r->filter_offset - 128
+                                                       : r->filter_offset + 128;
   out->fp32 = r->scale != NULL;
   const size_t nr = (size_t)k->nr;
   const size_t panels = ((size_t)n + nr - 1) / nr;
@@ -89,6 +92,8 @@ static void fill_panels(const tfcc_q8_packed *out, const void *src, size_t row0,
   const uint32_t io = (uint32_t)r->input_offset;
   const uint32_t kconst = (uint32_t)kdim * io * (uint32_t)out->kz;
   const bool pairs = tfcc_q8_gemm_pair_layout(k), c2 = tfcc_q8_gemm_c2_layout(k);
+  /* added to each int16 weight (tfcc_q8_gemm_folds_fo) */
+  const int32_t fold = tfcc_q8_gemm_folds_fo(k, r->filter_offset) ? r->filter_offset : 0;
   /* the byte layouts: whole units of K per row (else element by element) */
   const size_t unit = c2 ? 0 : pairs ? 8 : 4;
   if (!unit || (size_t)kdim % unit != 0 || (size_t)kdim / unit > INT32_MAX || nr > INT32_MAX)
@@ -110,14 +115,15 @@ static void fill_panels(const tfcc_q8_packed *out, const void *src, size_t row0,
         const uint8_t *row = s + (n0 - row0 + j) * (size_t)kdim;
         for (size_t kk = 0; kk < (size_t)kdim; kk++) {
           const uint8_t v = (uint8_t)(row[kk] ^ wx);
+          const int32_t e = (stored_signed ? (int32_t)(int8_t)v : (int32_t)v) + fold;
           if (pairs)
             pw[(kk / 8) * nr * 8 + (j / 2) * 16 + (j % 2) * 8 + kk % 8] = v;
           else if (c2) {
-            const int16_t e = stored_signed ? (int16_t)(int8_t)v : (int16_t)v;
-            memcpy(pw + ((kk / 2) * nr * 2 + j * 2 + kk % 2) * 2, &e, 2);
+            const int16_t e16 = (int16_t)e;
+            memcpy(pw + ((kk / 2) * nr * 2 + j * 2 + kk % 2) * 2, &e16, 2);
           } else
             pw[(kk / 4) * nr * 4 + j * 4 + kk % 4] = v;
-          sum += stored_signed ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)v;
+          sum += (uint32_t)e;
         }
       }
       const uint32_t b = bias ? (uint32_t)bias[n0 + j] : 0u;
