@@ -22,7 +22,9 @@
 
 #define Q8G_DOT(acc, u, s) _mm256_add_epi32((acc), _mm256_madd_epi16((u), (s)))
 #define Q8G_TILES(X) X(6, 4) X(4, 2) X(2, 1) X(1, 0)
-#define Q8G_PREFETCH 1
+/* no prefetches: with the prefetch code in the loop (unused or not), gcc 12 keeps loop state on
+   the stack and the 53 ResNet-50 convolutions ran 1.2-1.4x slower (bench/q8_conv_bench) */
+#define Q8G_PREFETCH 0
 #define Q8G_FULL_EPILOGUE 0
 #define Q8G_TAIL 0 /* kc: 4 bytes per depth pair */
 #define Q8G_FN_S tfcc_q8_gemm_s_6x16_avx2
