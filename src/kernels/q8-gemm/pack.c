@@ -74,6 +74,10 @@ static void fill_units(const uint8_t *s, size_t kdim, size_t nc, size_t nr, size
     }
 }
 
+/* Widest int16-pair panel packed by the depth-outer loop of fill_panels (its column sums on
+ * the stack). */
+#define C2_MAX_NR 64
+
 /* Panels [p0, p1) of out's layout into w (their bytes zeroed first), with sums (nr words) and
  * stage (STAGE_BYTES) for the transposed layouts, or NULL: element by element. src holds the
  * weights from row row0 on (row n at src + (n - row0) * kdim). */
@@ -107,10 +111,29 @@ static void fill_panels(const tfcc_q8_packed *out, const void *src, size_t row0,
     if (sums)
       fill_units(s + (n0 - row0) * (size_t)kdim, (size_t)kdim, nc, nr, unit, wx, stored_signed, pw,
                  sums, stage);
+    /* int16 pairs: depth outer, the panel's columns inner (its 64-byte groups written in order,
+       the source rows read as nc streams); the sums of the stored values on the way */
+    uint32_t c2_sums[C2_MAX_NR];
+    const bool c2_fast = c2 && nr <= C2_MAX_NR;
+    if (c2_fast) {
+      const uint8_t *rows = s + (n0 - row0) * (size_t)kdim;
+      for (size_t j = 0; j < nc; j++) c2_sums[j] = 0;
+      for (size_t kk = 0; kk < (size_t)kdim; kk++) {
+        int16_t *d = (int16_t *)(void *)pw + (kk / 2) * nr * 2 + kk % 2;
+        for (size_t j = 0; j < nc; j++) {
+          const uint8_t v = (uint8_t)(rows[j * (size_t)kdim + kk] ^ wx);
+          const int32_t e = (stored_signed ? (int32_t)(int8_t)v : (int32_t)v) + fold;
+          d[j * 2] = (int16_t)e;
+          c2_sums[j] += (uint32_t)e;
+        }
+      }
+    }
     for (size_t j = 0; j < nc; j++) {
       uint32_t sum = 0;
       if (sums) {
         sum = sums[j];
+      } else if (c2_fast) {
+        sum = c2_sums[j];
       } else {
         const uint8_t *row = s + (n0 - row0 + j) * (size_t)kdim;
         for (size_t kk = 0; kk < (size_t)kdim; kk++) {
