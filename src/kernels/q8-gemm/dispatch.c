@@ -17,8 +17,8 @@ static const tfcc_q8_gemm_kernel kernels[] = {
      true, 0},
     {"q8-gemm-6x16-avxvnni", TFCC_ISA_AVX2, TFCC_CPU_AVXVNNI, 0x80, 6, 16,
      tfcc_q8_gemm_s_6x16_avxvnni, tfcc_q8_gemm_u_6x16_avxvnni, tfcc_q8_row_sum_avxvnni, false, 0},
-    /* vpmaddwd on int16 rows and weights (tfcc_q8_gemm_rows16): weights stored as they are,
-       plus the filter offset */
+    /* vpmaddwd on int16 rows and weights (tfcc_q8_gemm_rows16): int8 weight pairs widened in
+       the kernel (uint8 weights stored xor 0x80: tfcc_q8_gemm_stored_xor) */
     {"q8-gemm-6x16-avx2", TFCC_ISA_AVX2, -1, 0, 6, 16, tfcc_q8_gemm_s_6x16_avx2,
      tfcc_q8_gemm_u_6x16_avx2, NULL, false, 0},
 #endif
@@ -60,10 +60,8 @@ bool tfcc_q8_gemm_rows16(const tfcc_q8_gemm_kernel *k) {
   return k->isa == TFCC_ISA_AVX2 && k->feature < 0 && !k->w_xor;
 }
 
-bool tfcc_q8_gemm_folds_fo(const tfcc_q8_gemm_kernel *k, int32_t filter_offset) {
-  /* stored bytes are -128..255 */
-  return tfcc_q8_gemm_rows16(k) && filter_offset >= INT16_MIN + 128 &&
-         filter_offset <= INT16_MAX - 255;
+uint8_t tfcc_q8_gemm_stored_xor(const tfcc_q8_gemm_kernel *k, bool is_signed) {
+  return tfcc_q8_gemm_rows16(k) ? (is_signed ? 0 : 0x80) : k->w_xor;
 }
 
 bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k) {
