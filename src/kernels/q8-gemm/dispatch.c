@@ -17,8 +17,10 @@ static const tfcc_q8_gemm_kernel kernels[] = {
      true, 0},
     {"q8-gemm-6x16-avxvnni", TFCC_ISA_AVX2, TFCC_CPU_AVXVNNI, 0x80, 6, 16,
      tfcc_q8_gemm_s_6x16_avxvnni, tfcc_q8_gemm_u_6x16_avxvnni, tfcc_q8_row_sum_avxvnni, false, 0},
-    {"q8-gemm-4x8-avx2", TFCC_ISA_AVX2, -1, 0x80, 4, 8, tfcc_q8_gemm_s_4x8_avx2,
-     tfcc_q8_gemm_u_4x8_avx2, NULL, false, 0},
+    /* vpmaddwd on int16 rows and weights (tfcc_q8_gemm_rows16): int8 weight pairs widened in
+       the kernel (uint8 weights stored xor 0x80: tfcc_q8_gemm_stored_xor) */
+    {"q8-gemm-6x16-avx2", TFCC_ISA_AVX2, -1, 0, 6, 16, tfcc_q8_gemm_s_6x16_avx2,
+     tfcc_q8_gemm_u_6x16_avx2, NULL, false, 0},
 #endif
 #if defined(__aarch64__)
     /* I8MM (SMMLA / UMMLA, 2x2 blocks over 8 depth bytes): see tfcc_q8_gemm_pair_layout */
@@ -54,8 +56,16 @@ bool tfcc_q8_gemm_hybrid_epilogue(const tfcc_q8_gemm_kernel *k) {
   return k->feature == TFCC_CPU_AVX512VNNI;
 }
 
+bool tfcc_q8_gemm_rows16(const tfcc_q8_gemm_kernel *k) {
+  return k->isa == TFCC_ISA_AVX2 && k->feature < 0 && !k->w_xor;
+}
+
+uint8_t tfcc_q8_gemm_stored_xor(const tfcc_q8_gemm_kernel *k, bool is_signed) {
+  return tfcc_q8_gemm_rows16(k) ? (is_signed ? 0 : 0x80) : k->w_xor;
+}
+
 bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k) {
-  return k->isa == TFCC_ISA_WASMSIMD && !k->x_xor;
+  return (k->isa == TFCC_ISA_WASMSIMD && !k->x_xor) || tfcc_q8_gemm_rows16(k);
 }
 
 /* the relaxed dot product's kernel, usable where the engine computes it exactly */

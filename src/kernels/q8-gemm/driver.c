@@ -69,6 +69,13 @@ static size_t im2col_stride(const tfcc_q8_packed *p) {
 static size_t im2col_bytes(const tfcc_q8_packed *p) {
   return ((size_t)p->k->mr * im2col_stride(p) + 63) & ~(size_t)63;
 }
+/* The int16 rows of a rows16 kernel (tfcc_q8_gemm_rows16): depth rounded up to a pair. */
+static size_t row16_elems(const tfcc_q8_packed *p) { return ((size_t)p->kdim + 1) & ~(size_t)1; }
+static size_t rows16_bytes(const tfcc_q8_packed *p) {
+  return tfcc_q8_gemm_rows16(p->k)
+             ? ((size_t)p->k->mr * row16_elems(p) * sizeof(int16_t) + 63) & ~(size_t)63
+             : 0;
+}
 static size_t c32_bytes(const tfcc_q8_packed *p, bool hyb) {
   return !hyb && (p->fp32 || p->k->fixed_epilogue)
              ? 0
@@ -89,6 +96,8 @@ static bool panels_outer(size_t m, const tfcc_q8_packed *p) {
      paying the fill or going without it (MobileNetV2 int8's 7x7 layers 0.55-0.9 of the time
      rows outer, the model 0.96) */
   if (tfcc_q8_gemm_multi_panel(p->k)) return false;
+  /* rows16 kernels: the row tiles outer widen each tile once for all its panels */
+  if (tfcc_q8_gemm_rows16(p->k)) return false;
   return m <= TFCC_Q8_PO_MAX_M && rows <= TFCC_Q8_PO_MAX_ROW_BYTES &&
          panels * tfcc_q8_panel_bytes(p) >= rows;
 }
@@ -105,7 +114,7 @@ static size_t shared_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p) {
 
 static size_t per_thread_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, bool hyb) {
   const bool tile = g && !conv_direct(g) && !panels_outer(conv_rows_count(g), p);
-  return (c32_bytes(p, hyb) + (tile ? im2col_bytes(p) : 0) + 63) & ~(size_t)63;
+  return (c32_bytes(p, hyb) + (tile ? im2col_bytes(p) : 0) + rows16_bytes(p) + 63) & ~(size_t)63;
 }
 
 size_t tfcc_q8_scratch_bytes(const tfcc_conv_geom *g, const tfcc_q8_packed *p, int threads) {
@@ -232,11 +241,29 @@ static void tile_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile, cons
   for (size_t r = mr; r < MR; r++) rows[r] = rows[0];
 }
 
+/* The rows of a rows16 kernel widened to int16 into buf (row r at buf + r * row16_elems),
+ * zero past K up to the pair; rows[] then point there (rows >= mr: row 0). */
+static void widen_rows(const q8_job *j, const uint8_t **rows, size_t mr, int16_t *buf) {
+  const size_t K = (size_t)j->p->kdim, n = row16_elems(j->p);
+  for (size_t r = 0; r < mr; r++) {
+    const uint8_t *x = rows[r];
+    int16_t *d = buf + r * n;
+    if (j->p->is_signed)
+      for (size_t i = 0; i < K; i++) d[i] = (int8_t)x[i];
+    else
+      for (size_t i = 0; i < K; i++) d[i] = x[i];
+    if (n > K) d[K] = 0;
+    rows[r] = (const uint8_t *)(const void *)d;
+  }
+  for (size_t r = mr; r < (size_t)j->p->k->mr; r++) rows[r] = rows[0];
+}
+
 /* The depth the kernel runs: K, or the im2col rows' stride (zeros past K) for kernels that
  * read whole 4-byte groups; the WebAssembly kernel takes K with rows_pad8 and runs only the
- * depth pairs up to K. */
+ * depth pairs up to K; rows16 kernels the bytes of the int16 rows. */
 static size_t kernel_depth(const q8_job *j) {
   const tfcc_q8_packed *p = j->p;
+  if (tfcc_q8_gemm_rows16(p->k)) return row16_elems(p) * sizeof(int16_t);
   return j->im2col && !tfcc_q8_gemm_c2_layout(p->k) ? im2col_stride(p) : (size_t)p->kdim;
 }
 
@@ -258,7 +285,7 @@ static void out_init(const q8_job *j, int32_t *c32, tfcc_q8_out *o) {
   o->pf_skip = 0;
   o->pf_ahead = 0;
   o->hyb = NULL;
-  o->rows_pad8 = j->im2col && tfcc_q8_gemm_c2_layout(j->p->k);
+  o->rows_pad8 = j->im2col && tfcc_q8_gemm_c2_layout(j->p->k) && !tfcc_q8_gemm_rows16(j->p->k);
 }
 
 /* Hybrid output stage of a c32 tile (gemm.h, tfcc_q8_hybrid): zero-point correction with
@@ -442,6 +469,9 @@ static void q8_task(void *ctx, size_t task, int thread) {
   uint8_t *scratch = j->scratch ? j->scratch + (size_t)thread * j->scratch_stride : NULL;
   int32_t *c32 = c32_bytes(p, j->hyb != NULL) ? (int32_t *)(void *)scratch : NULL;
   uint8_t *tile = scratch ? scratch + c32_bytes(p, j->hyb != NULL) : NULL;
+  /* rows16: the widened rows after the im2col tile */
+  int16_t *rows16 =
+      rows16_bytes(p) ? (int16_t *)(void *)(tile + (j->im2col ? im2col_bytes(p) : 0)) : NULL;
   const uint8_t *rows[TFCC_Q8_MAX_MR];
   int32_t row_add[TFCC_Q8_MAX_MR];
   tfcc_q8_out o;
@@ -477,6 +507,7 @@ static void q8_task(void *ctx, size_t task, int thread) {
     const size_t mr = j->m - m0 < MR ? j->m - m0 : MR;
     tile_rows(j, m0, mr, tile, rows);
     tile_row_add(j, rows, mr, row_add);
+    if (rows16) widen_rows(j, rows, mr, rows16);
     if (multi)
       run_tile(j, m0, mr, p0, p1 - p0, rows, row_add, &o);
     else

@@ -17,8 +17,12 @@
  * Packed weights: panels of NR columns, each [NR int32 bias'][NR float scale]
  * [kpad/4 groups x NR columns x 4 bytes], zero past N and past K; kpad is K rounded up to the
  * kernel's depth block (tfcc_q8_gemm_k_block: 4, or 64 for AMX tile kernels); the I8MM kernel
- * has 8-byte groups of column pairs instead (tfcc_q8_gemm_pair_layout), the WebAssembly kernel
- * groups of 2 int16 (tfcc_q8_gemm_c2_layout: twice the bytes). */
+ * has 8-byte groups of column pairs instead (tfcc_q8_gemm_pair_layout), the WebAssembly and
+ * AVX2 kernels groups of 2 elements (tfcc_q8_gemm_c2_layout: int16 for WebAssembly, twice the
+ * bytes; int8 for AVX2). The AVX2 one (tfcc_q8_gemm_rows16) multiplies int16 rows that the
+ * driver widens by the int8 weights it widens (vpmovsxbw), stored as they are for int8 (kz =
+ * fo: 0 in TFLite's int8 models, so no row term) and w - 128 for uint8 (kz = fo + 128;
+ * tfcc_q8_gemm_stored_xor). */
 #ifndef TFCC_KERNELS_Q8_GEMM_GEMM_H
 #define TFCC_KERNELS_Q8_GEMM_GEMM_H
 
@@ -124,12 +128,22 @@ bool tfcc_q8_gemm_is_amx(const tfcc_q8_gemm_kernel *k);
  * UMMLA operands): group g, column j at g * NR * 8 + (j / 2) * 16 + (j % 2) * 8; depth
  * padded to 8. Every other kernel: the 4-byte groups of the layout above. */
 bool tfcc_q8_gemm_pair_layout(const tfcc_q8_gemm_kernel *k);
-/* Panels of 2-element depth groups of int16 (the WebAssembly kernel's i32x4.dot_i16x8
- * operands, the stored bytes widened at packing as the kernel reads them: sign-extended for
- * int8, zero-extended for uint8): pair g, column j at int16 element g * NR * 2 + j * 2; depth
- * padded to 8 (the kernel widens 8 bytes of a row at a time). Not the relaxed-dot one
- * (x_xor): 4-byte groups. */
+/* Panels of 2-element depth groups (the WebAssembly kernel's i32x4.dot_i16x8 operands, the
+ * AVX2 kernel's vpmaddwd ones): pair g, column j at element g * NR * 2 + j * 2; depth padded
+ * to 8 (the WebAssembly kernel widens 8 bytes of a row at a time). The WebAssembly kernel's
+ * elements are int16, the stored bytes widened at packing as it reads them (sign-extended for
+ * int8, zero-extended for uint8); the AVX2 kernel's (tfcc_q8_gemm_rows16) are the int8 stored
+ * bytes (tfcc_q8_gemm_stored_xor), widened in the kernel. Not the relaxed-dot one (x_xor):
+ * 4-byte groups. */
 bool tfcc_q8_gemm_c2_layout(const tfcc_q8_gemm_kernel *k);
+/* Kernels whose rows are int16 (the AVX2 vpmaddwd kernel): the driver widens each row tile's
+ * bytes once (sign-extended for int8, zero-extended for uint8; depth rounded up to a pair,
+ * zero there) and passes pointers to the int16 rows, kc their bytes (4 per depth pair); the
+ * panels are tfcc_q8_gemm_c2_layout's int8 pairs (see the top). */
+bool tfcc_q8_gemm_rows16(const tfcc_q8_gemm_kernel *k);
+/* The xor the packing stores the weights of k with: k->w_xor; for rows16 kernels 0x80 for
+ * uint8 weights (w - 128, int8, with kz = fo + 128) and 0 for int8 (kz = fo). */
+uint8_t tfcc_q8_gemm_stored_xor(const tfcc_q8_gemm_kernel *k, bool is_signed);
 /* Kernels that run several panels in one call (the WebAssembly kernel, where the call and
  * the driver's per-tile work cost as much as a few depth steps): with o->c32 NULL, nc may
  * exceed NR, and the kernel runs the ceil(nc / NR) consecutive panels from w (columns
@@ -178,8 +192,9 @@ void tfcc_q8_pack_fill(tfcc_q8_packed *out, const void *src, const int32_t *bias
 bool tfcc_q8_pack_fill_rows(tfcc_q8_packed *out, const void *src, size_t p0, size_t p1,
                             const tfcc_conv_requant *r, uint8_t *w, size_t bytes);
 static inline size_t tfcc_q8_panel_bytes(const tfcc_q8_packed *p) {
-  /* the SIMD128 WebAssembly kernel's weights are int16 (tfcc_q8_gemm_c2_layout) */
-  const size_t wb = tfcc_q8_gemm_c2_layout(p->k) ? 2u : 1u;
+  /* the SIMD128 WebAssembly kernel's weights are int16 (tfcc_q8_gemm_c2_layout; the AVX2
+     kernel's int8: tfcc_q8_gemm_rows16) */
+  const size_t wb = tfcc_q8_gemm_c2_layout(p->k) && !tfcc_q8_gemm_rows16(p->k) ? 2u : 1u;
   return (size_t)p->k->nr * (8u + wb * (size_t)p->kpad);
 }
 

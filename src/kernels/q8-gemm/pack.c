@@ -18,7 +18,7 @@ size_t tfcc_q8_pack_layout(const tfcc_q8_gemm_kernel *k, bool is_signed, int32_t
   out->kdim = kdim;
   out->kpad = (kdim + kb - 1) / kb * kb;
   out->is_signed = is_signed;
-  const uint8_t wx = k->w_xor;
+  const uint8_t wx = tfcc_q8_gemm_stored_xor(k, is_signed);
   out->kz = !wx ? r->filter_offset : is_signed ? r->filter_offset - 128 : r->filter_offset + 128;
   out->fp32 = r->scale != NULL;
   const size_t nr = (size_t)k->nr;
@@ -43,7 +43,8 @@ static uint32_t row_sum(const uint8_t *row, size_t n, uint8_t wx, bool sgn) {
 }
 
 /* Weights of panel rows [0, nc) (row j at s + j * kdim) into pw, where the layout interleaves
- * units of `unit` bytes of K (4: the dword layout, 8: pairs; gemm.h): unit u of row j goes to
+ * units of `unit` bytes of K (4: the dword layout, 8: pairs, 2: the AVX2 kernel's int8 c2
+ * layout; gemm.h): unit u of row j goes to
  * pw + (u * nr + j) * unit, a 2-D transpose of units done by the move kernel's blocked tiles,
  * the rows first gathered by the kernel into stage (NULL, or a gather refused: read in place).
  * The stored bytes are x xor wx (padding stays zero); sums[j]: row j's row_sum. */
@@ -71,6 +72,10 @@ static void fill_units(const uint8_t *s, size_t kdim, size_t nc, size_t nr, size
     }
 }
 
+/* Widest c2 panel packed by the depth-outer loop of fill_panels (its column sums on
+ * the stack). */
+#define C2_MAX_NR 64
+
 /* Panels [p0, p1) of out's layout into w (their bytes zeroed first), with sums (nr words) and
  * stage (STAGE_BYTES) for the transposed layouts, or NULL: element by element. src holds the
  * weights from row row0 on (row n at src + (n - row0) * kdim). */
@@ -80,7 +85,7 @@ static void fill_panels(const tfcc_q8_packed *out, const void *src, size_t row0,
   const tfcc_q8_gemm_kernel *k = out->k;
   const int32_t n = out->n, kdim = out->kdim;
   const bool is_signed = out->is_signed;
-  const uint8_t wx = k->w_xor;
+  const uint8_t wx = tfcc_q8_gemm_stored_xor(k, is_signed);
   const bool stored_signed = is_signed != (wx != 0); /* how the stored bytes are read */
   const size_t nr = (size_t)k->nr;
   const size_t panel = tfcc_q8_panel_bytes(out);
@@ -89,8 +94,9 @@ static void fill_panels(const tfcc_q8_packed *out, const void *src, size_t row0,
   const uint32_t io = (uint32_t)r->input_offset;
   const uint32_t kconst = (uint32_t)kdim * io * (uint32_t)out->kz;
   const bool pairs = tfcc_q8_gemm_pair_layout(k), c2 = tfcc_q8_gemm_c2_layout(k);
+  const bool c2_w8 = tfcc_q8_gemm_rows16(k); /* int8 pairs, else int16 */
   /* the byte layouts: whole units of K per row (else element by element) */
-  const size_t unit = c2 ? 0 : pairs ? 8 : 4;
+  const size_t unit = c2_w8 ? 2 : c2 ? 0 : pairs ? 8 : 4;
   if (!unit || (size_t)kdim % unit != 0 || (size_t)kdim / unit > INT32_MAX || nr > INT32_MAX)
     sums = NULL;
   for (size_t p = p0; p < p1; p++) {
@@ -102,22 +108,49 @@ static void fill_panels(const tfcc_q8_packed *out, const void *src, size_t row0,
     if (sums)
       fill_units(s + (n0 - row0) * (size_t)kdim, (size_t)kdim, nc, nr, unit, wx, stored_signed, pw,
                  sums, stage);
+    /* pairs: depth outer, the panel's columns inner (its groups written in order, the source
+       rows read as nc streams); the sums of the stored values on the way */
+    uint32_t c2_sums[C2_MAX_NR];
+    const bool c2_fast = c2 && !sums && nr <= C2_MAX_NR;
+    if (c2_fast) {
+      const uint8_t *rows = s + (n0 - row0) * (size_t)kdim;
+      for (size_t j = 0; j < nc; j++) c2_sums[j] = 0;
+      for (size_t kk = 0; kk < (size_t)kdim; kk++) {
+        const size_t at = (kk / 2) * nr * 2 + kk % 2;
+        int16_t *d = (int16_t *)(void *)pw + at;
+        uint8_t *d8 = pw + at;
+        for (size_t j = 0; j < nc; j++) {
+          const uint8_t v = (uint8_t)(rows[j * (size_t)kdim + kk] ^ wx);
+          const int32_t e = stored_signed ? (int32_t)(int8_t)v : (int32_t)v;
+          if (c2_w8)
+            d8[j * 2] = v;
+          else
+            d[j * 2] = (int16_t)e;
+          c2_sums[j] += (uint32_t)e;
+        }
+      }
+    }
     for (size_t j = 0; j < nc; j++) {
       uint32_t sum = 0;
       if (sums) {
         sum = sums[j];
+      } else if (c2_fast) {
+        sum = c2_sums[j];
       } else {
         const uint8_t *row = s + (n0 - row0 + j) * (size_t)kdim;
         for (size_t kk = 0; kk < (size_t)kdim; kk++) {
           const uint8_t v = (uint8_t)(row[kk] ^ wx);
+          const int32_t e = stored_signed ? (int32_t)(int8_t)v : (int32_t)v;
           if (pairs)
             pw[(kk / 8) * nr * 8 + (j / 2) * 16 + (j % 2) * 8 + kk % 8] = v;
+          else if (c2_w8)
+            pw[(kk / 2) * nr * 2 + j * 2 + kk % 2] = v;
           else if (c2) {
-            const int16_t e = stored_signed ? (int16_t)(int8_t)v : (int16_t)v;
-            memcpy(pw + ((kk / 2) * nr * 2 + j * 2 + kk % 2) * 2, &e, 2);
+            const int16_t e16 = (int16_t)e;
+            memcpy(pw + ((kk / 2) * nr * 2 + j * 2 + kk % 2) * 2, &e16, 2);
           } else
             pw[(kk / 4) * nr * 4 + j * 4 + kk % 4] = v;
-          sum += stored_signed ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)v;
+          sum += (uint32_t)e;
         }
       }
       const uint32_t b = bias ? (uint32_t)bias[n0 + j] : 0u;

@@ -1,4 +1,4 @@
-/* Float output stage of the VNNI q8 GEMM kernels (q8-gemm-6x16-avxvnni, and through
+/* Float output stage of the q8 GEMM kernels of vnni_body.h (q8-gemm-6x16-avxvnni, -avx2, and through
  * requant-avx512.h q8-gemm-14x32-avx512vnni and q8-gemm-16x64-amxint8), written once over the
  * i32v primitives: two rows of 2 * I32V_N int32 accumulators (columns 0.. in a0 / b0, I32V_N..
  * in a1 / b1) stored as int32 (o->c32, rows 2 * I32V_N apart) or requantized to bytes. Include

@@ -1,6 +1,6 @@
 /* The VNNI q8 GEMM micro-kernel (u8 x s8 dot products of 4 depth bytes into int32 lanes),
  * written once over the i32v primitives for q8-gemm-6x16-avxvnni (ymm) and
- * q8-gemm-14x32-avx512vnni (zmm): MR rows x NR = 2 * I32V_N columns, two accumulators a row.
+ * q8-gemm-14x32-avx512vnni (zmm), and q8-gemm-6x16-avx2 (below): MR rows x NR = 2 * I32V_N columns, two accumulators a row.
  * Per group of 4 depth bytes: two panel loads, a dword broadcast from each row, two dot
  * products a row (wrapping int32 sums: no saturation). The accumulators start at bias + row
  * term; the epilogue stores two rows at a time (requant_body.h's store_pair, or where the
@@ -18,8 +18,25 @@
  *                          own panel pf_ahead bytes ahead into L1); 0: it ignores them
  *   Q8G_FULL_EPILOGUE      1: o->hyb and o->mult are served (store_pair_hybrid,
  *                          store_pair_fixed); 0: the driver asks only for store_pair
- *   Q8G_FN_S, Q8G_FN_U     the entry points: rows int8 (weights u8), rows uint8 (weights s8) */
+ *   Q8G_FN_S, Q8G_FN_U     the entry points: rows int8 (weights u8), rows uint8 (weights s8)
+ *   Q8G_TAIL               0: kc is a multiple of 4 (no depth tail step; without it gcc keeps
+ *                          the 6x16 AVX2 kernel's 12 accumulators in registers); default 1
+ *   Q8G_LDW(p, half), Q8G_W_STEP
+ *                          the panel vector of columns half * I32V_N .. of the depth step at
+ *                          byte p, and the panel bytes of a step; default: aligned loads of
+ *                          the 4-byte groups (8 * I32V_N bytes a step)
+ *
+ * q8-gemm-6x16-avx2 uses it too, with vpmaddwd plus vpaddd as Q8G_DOT on int16 rows (a depth
+ * pair per 4 bytes: see there). */
 #include "kernels/q8-gemm/ukernels.h"
+
+#ifndef Q8G_TAIL
+#define Q8G_TAIL 1
+#endif
+#ifndef Q8G_LDW
+#define Q8G_LDW(p, half) i32v_lda((p) + (half)*4 * I32V_N)
+#define Q8G_W_STEP (8 * I32V_N)
+#endif
 
 #define NR (2 * I32V_N)
 
@@ -36,8 +53,8 @@
   }
 #define STEP \
   do { \
-    const i32v w0 = i32v_lda(pw), w1 = i32v_lda(pw + 4 * I32V_N); \
-    pw += 8 * I32V_N; \
+    const i32v w0 = Q8G_LDW(pw, 0), w1 = Q8G_LDW(pw, 1); \
+    pw += Q8G_W_STEP; \
     ROW(0) \
     ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6) ROW(7) ROW(8) ROW(9) ROW(10) ROW(11) ROW(12) ROW(13) \
   } while (0)
@@ -96,7 +113,7 @@
         STEP;                                                                             \
       }                                                                                   \
     }                                                                                     \
-    if (k < kc) {                                                                         \
+    if (Q8G_TAIL && k < kc) {                                                             \
       enum { TAIL = 1 };                                                                  \
       STEP;                                                                               \
     }                                                                                     \
