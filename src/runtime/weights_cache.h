@@ -28,7 +28,10 @@
 #include "ops/packed_store.h"
 
 #define TFCC_WC_MAGIC "TFCCWC1\n"
-#define TFCC_WC_VERSION 4u /* 4: the skip list reaches into the sampled ends */
+#define TFCC_WC_VERSION \
+  5u /* 4: the skip list reaches into the sampled ends; 5: the AVX2 q8 GEMM
+                              * and depthwise layouts of stop 62 (a version-4 block may have the
+                              * size of a new one) */
 #define TFCC_WC_IDENT_BYTES 96
 #define TFCC_WC_ALIGN 64u
 #define TFCC_WC_SAMPLE_EDGE ((size_t)64 << 10) /* bytes sampled at either end of the source */
