@@ -203,15 +203,23 @@ static void run_once(tfcc_session *s, const uint8_t *data, size_t size, uint8_t 
  *                        those bytes: both run on the same inputs to the same output bytes;
  *                        and (fuzz62) a load given the previous input's cache (another
  *                        model's), which must compute the cold load's output too
- * In every mode (fuzz62) the sessions take the prefault setting the input's size picks, and
+ *   TFCC_FUZZ_WCACHE=file  (fuzz62) the cache a file (/tmp/fuzz_model_run.PID.wc) kept from
+ *                        input to input: a load finds the previous input's cache there (stale:
+ *                        ignored and rewritten), then a warm load maps it (the prefault's page
+ *                        reads, TFCC_PREFAULT_BACKGROUND's thread); both compute the same bytes
+ * In every mode (fuzz62) the sessions take the prefault setting the input's bytes pick, and
  * each signature gets a session of its own (tfcc_session_create_for_signature), run when it is
  * not subgraph 0's.
  * e.g. TFCC_FUZZ_LOAD=file TFCC_FUZZ_RESIZE=1 TFCC_DEBUG_RELEASE_TRAP=1 fuzz_model_run ... */
 static struct {
-  bool file, both, resize, wcache;
+  bool file, both, resize, wcache, wcache_file;
   tfcc_precision precision;
   tfcc_quant_compat compat;
 } g_mode;
+
+static char g_wcache_path[64];
+
+static void remove_wcache(void) { unlink(g_wcache_path); }
 
 static bool env_is(const char *name, const char *value) {
   const char *e = getenv(name);
@@ -280,14 +288,15 @@ static tfcc_status sink(void *user, const tfcc_bytes *pieces, size_t n) {
 }
 
 /* Session options: the plan held to ARENA_LIMIT (refused before its memory is zeroed), and
- * (fuzz62) each of the four prefault settings, picked by the input's size: the arena populated
+ * (fuzz62) each of the four prefault settings, picked by two of the input's bytes (not by its
+ * size: modelgen's files are multiples of 16 bytes): the arena populated
  * in one call (0, 1), the packed weights' last huge page made whole (1), nothing touched (-1),
  * the weights cache read on a thread of its own (2). */
-static void session_options(tfcc_session_options *so, size_t size) {
+static void session_options(tfcc_session_options *so, const uint8_t *data, size_t size) {
   tfcc_session_options_default(so);
   so->max_memory = ARENA_LIMIT;
   static const int prefault[4] = {0, 1, TFCC_PREFAULT_OFF, TFCC_PREFAULT_BACKGROUND};
-  so->prefault = prefault[size % 4];
+  so->prefault = prefault[size ? (data[size / 2] ^ data[size / 3]) % 4 : 0];
 }
 
 /* One session of m: a run at the file's shapes (into *out, *out_n: output 0's bytes when
@@ -296,7 +305,7 @@ static void session_runs(tfcc_model *m, const uint8_t *data, size_t size, uint8_
                          size_t *out_n) {
   tfcc_session *s = NULL;
   tfcc_session_options so;
-  session_options(&so, size);
+  session_options(&so, data, size);
   if (tfcc_session_create(m, &so, &s) != TFCC_OK) {
     fail_unnamed();
     return;
@@ -319,7 +328,7 @@ static void signature_runs(tfcc_model *m, const uint8_t *data, size_t size) {
     if (tfcc_model_signature_info(m, k, &si) != TFCC_OK) abort();
     tfcc_session *s = NULL;
     tfcc_session_options so;
-    session_options(&so, size);
+    session_options(&so, data, size);
     if (tfcc_session_create_for_signature(m, si.key, &so, &s) != TFCC_OK) {
       fail_unnamed();
       continue;
@@ -386,6 +395,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     g_mode.both = env_is("TFCC_FUZZ_LOAD", "both");
     g_mode.resize = env_is("TFCC_FUZZ_RESIZE", "1");
     g_mode.wcache = env_is("TFCC_FUZZ_WCACHE", "1");
+    g_mode.wcache_file = env_is("TFCC_FUZZ_WCACHE", "file");
+    if (g_mode.wcache_file) {
+      snprintf(g_wcache_path, sizeof g_wcache_path, "/tmp/fuzz_model_run.%d.wc", (int)getpid());
+      atexit(remove_wcache);
+    }
     g_mode.precision =
         env_is("TFCC_FUZZ_PRECISION", "bf16") ? TFCC_PRECISION_BF16 : TFCC_PRECISION_F32;
     g_mode.compat = env_is("TFCC_FUZZ_COMPAT", "reference") ? TFCC_QUANT_COMPAT_REFERENCE
@@ -400,6 +414,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   cache_copy cache = {NULL, 0};
+  if (g_mode.wcache_file) mo.weights_cache = g_wcache_path;
   if (g_mode.wcache) {
     mo.weights_cache = "fuzz";
     mo.weights_cache_sink = sink;
@@ -413,9 +428,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   uint8_t *cold = NULL, *warm = NULL;
   size_t cold_n = 0, warm_n = 0;
-  session_runs(m, data, size, g_mode.wcache ? &cold : NULL, &cold_n);
+  session_runs(m, data, size, g_mode.wcache || g_mode.wcache_file ? &cold : NULL, &cold_n);
   signature_runs(m, data, size);
   tfcc_model_release(m);
+  if (g_mode.wcache_file) { /* the file the load wrote, mapped */
+    m = NULL;
+    if (load(data, size, &mo, &m, g_mode.file) != TFCC_OK) abort(); /* the same bytes loaded */
+    session_runs(m, data, size, &warm, &warm_n);
+    const bool random = draws_random(m);
+    tfcc_model_release(m);
+    if (cold && warm && !random && (cold_n != warm_n || memcmp(cold, warm, cold_n) != 0))
+      abort(); /* a warm load computes what the first one did */
+  }
   if (g_mode.wcache && cache.bytes) {
     /* the warm load: every block from the cold load's cache */
     mo.weights_cache_sink = NULL;
