@@ -324,12 +324,48 @@ CASES = [("while_counter", while_counter, "litert"), ("while_grow", while_grow, 
          ("if_nested", if_nested, "litert"), ("if_shapes", if_shapes, "tfweb"),
          ("call_once_vars", call_once_vars, "litert"),
          ("signatures", signatures, "litert"), ("while_fused", while_fused, "litert")]
+def h_while_calls_main():
+    """fuzz62: a WHILE of subgraph 0 whose condition is subgraph 0 itself."""
+    m = T.Model("WHILE whose cond_subgraph_index is the subgraph it is in")
+    x = m.add_tensor("x", FLOAT32, [1])
+    y = m.add_tensor("y", FLOAT32, [1])
+    bi, body = m.add_subgraph("body")
+    a = body.add_tensor("x", FLOAT32, [1])
+    body.inputs, body.outputs = [a], [a]
+    m.add_op("WHILE", [x], [y], {"cond_subgraph_index": 0, "body_subgraph_index": bi})
+    m.inputs, m.outputs = [x], [y]
+    return m
+
+
+def h_signature_recursive():
+    """fuzz62: subgraph 2, nobody's callee but a signature's entry, runs itself by CALL_ONCE."""
+    m = T.Model("a signature's subgraph that calls itself")
+    x = m.add_tensor("x", FLOAT32, [1])
+    y = m.add_tensor("y", FLOAT32, [1])
+    m.add_op("RELU", [x], [y])
+    m.inputs, m.outputs = [x], [y]
+    _, spare = m.add_subgraph("spare")
+    c = spare.add_tensor("x", FLOAT32, [1])
+    spare.inputs, spare.outputs = [c], [c]
+    si, sub = m.add_subgraph("entry")
+    a, b = sub.add_tensor("a", FLOAT32, [1]), sub.add_tensor("b", FLOAT32, [1])
+    sub.add_op("CALL_ONCE", [], [], {"init_subgraph_index": si})
+    sub.add_op("RELU", [a], [b])
+    sub.inputs, sub.outputs = [a], [b]
+    m.signatures = [("serving_default", 0, [x], [y]), ("entry", si, [a], [b])]
+    return m
+
+
 HOSTILE = [
     ("h_subgraph_oob", h_subgraph_oob, "load", "ERR_INVALID_MODEL", "body_subgraph_index 9 is out of range"),
     ("h_recursive", h_recursive, "load", "ERR_INVALID_MODEL", "recursive subgraph calls (1 -> 1)"),
     ("h_infinite_while", h_infinite_while, "run", "ERR_DEADLINE", "run deadline exceeded"),
     ("h_var_shape", h_var_shape, "run", "ERR_SHAPE", "holds float32 [2], the value assigned is float32 [3]"),
     ("h_read_unset", h_read_unset, "run", "ERR_STATE", "is read before it is assigned"),
+    ("h_while_calls_main", h_while_calls_main, "load", "ERR_INVALID_MODEL",
+     "subgraph 0 node 0 (WHILE): cond_subgraph_index 0 calls a subgraph that is already running: recursive subgraph calls (0 -> 0)"),
+    ("h_signature_recursive", h_signature_recursive, "load", "ERR_INVALID_MODEL",
+     "subgraph 2 node 0 (CALL_ONCE): init_subgraph_index 2 calls a subgraph that is already running: recursive subgraph calls (2 -> 2)"),
     ("h_plan_explosion", h_plan_explosion, "load", "ERR_UNSUPPORTED", "subgraph plan of this session (at most 1024"),
 ]
 

@@ -111,5 +111,110 @@ def cases():
     ]
 
 
-if __name__ == "__main__":
+# ---------------------------------------------------------------- fuzz62: raw multi-part seeds
+# Models the single-operator cases above cannot be: a signature of a subgraph nothing calls
+# (fuzz_model_run gives each signature a session), and constants sharing one buffer (a weights
+# tensor that one node packs and another reads in place; two int8 FULLY_CONNECTED on one buffer
+# under other scales; a variable tensor whose initial value is a constant's buffer).
+def fbytes(name, n, bound=0.5):
+    rng = Rng(seed_of(name))
+    return S.pack(F32, [f32(rng.uniform(-bound, bound)) for _ in range(n)])
+
+
+def sig_second_subgraph():
+    m = S.Model(description="fuzz62: a signature of subgraph 1, which nothing calls")
+    x = m.add_tensor("x", F32, [1, 64])
+    w = m.add_tensor("w", F32, [32, 64], data=fbytes("sig/w", 32 * 64))
+    y = m.add_tensor("y", F32, [1, 32])
+    m.add_op("FULLY_CONNECTED", [x, w, -1], [y], {"fused_activation_function": 0})
+    m.inputs, m.outputs = [x], [y]
+    si, sg = m.add_subgraph("second")
+    a = sg.add_tensor("a", F32, [2, 64])
+    c = sg.add_tensor("c", F32, [64, 64], data=fbytes("sig/c", 64 * 64))
+    t = sg.add_tensor("t", F32, [2, 64])
+    b = sg.add_tensor("b", F32, [2, 64])
+    sg.add_op("FULLY_CONNECTED", [a, c, -1], [t], {"fused_activation_function": 1})
+    sg.add_op("MUL", [t, a], [b], {"fused_activation_function": 0})
+    sg.inputs, sg.outputs = [a], [b]
+    m.signatures = [("serving_default", 0, [x], [y]), ("second", si, [a], [b]),
+                    ("second_again", si, [a], [t])]
+    return S.serialize(m)
+
+
+def alias_fc_add():
+    m = S.Model(description="fuzz62: FULLY_CONNECTED's weights buffer also an ADD operand")
+    x = m.add_tensor("x", F32, [1, 64])
+    w = m.add_tensor("w", F32, [64, 64], data=fbytes("alias/w", 64 * 64))
+    x2 = m.add_tensor("x2", F32, [64, 64])
+    w2 = m.add_tensor("w_again", F32, [64, 64])
+    m.tensors[w2].buffer_of = (0, w)
+    y1 = m.add_tensor("y1", F32, [1, 64])
+    y2 = m.add_tensor("y2", F32, [64, 64])
+    m.add_op("FULLY_CONNECTED", [x, w, -1], [y1], {"fused_activation_function": 0})
+    m.add_op("ADD", [x2, w2], [y2], {"fused_activation_function": 0})
+    m.inputs, m.outputs = [x, x2], [y1, y2]
+    return S.serialize(m)
+
+
+def alias_fc_i8():
+    m = S.Model(description="fuzz62: two int8 FULLY_CONNECTED on one weights buffer, other scales")
+    rng = Rng(seed_of("alias_i8/w"))
+    wdata = S.pack(S.INT8, [rng.randint(-127, 127) for _ in range(64 * 64)])
+    x = m.add_tensor("x", S.INT8, [1, 64], quant=dict(scale=[0.05], zero_point=[3]))
+    w = m.add_tensor("w", S.INT8, [64, 64], data=wdata, quant=dict(scale=[0.01], zero_point=[0]))
+    x2 = m.add_tensor("x2", S.INT8, [2, 64], quant=dict(scale=[0.02], zero_point=[-5]))
+    w2 = m.add_tensor("w_again", S.INT8, [64, 64], quant=dict(scale=[0.004], zero_point=[0]))
+    m.tensors[w2].buffer_of = (0, w)
+    y1 = m.add_tensor("y1", S.INT8, [1, 64], quant=dict(scale=[0.1], zero_point=[1]))
+    y2 = m.add_tensor("y2", S.INT8, [2, 64], quant=dict(scale=[0.03], zero_point=[-2]))
+    m.add_op("FULLY_CONNECTED", [x, w, -1], [y1], {"fused_activation_function": 0})
+    m.add_op("FULLY_CONNECTED", [x2, w2, -1], [y2], {"fused_activation_function": 0})
+    m.inputs, m.outputs = [x, x2], [y1, y2]
+    return S.serialize(m)
+
+
+def alias_rnn_state():
+    m = S.Model(description="fuzz62: an RNN whose hidden state variable starts from the bias buffer")
+    x = m.add_tensor("x", F32, [1, 8])
+    w = m.add_tensor("w", F32, [8, 8], data=fbytes("rnn/w", 64))
+    r = m.add_tensor("r", F32, [8, 8], data=fbytes("rnn/r", 64))
+    b = m.add_tensor("b", F32, [8], data=fbytes("rnn/b", 8))
+    h = m.add_tensor("h", F32, [1, 8], is_variable=True)
+    m.tensors[h].buffer_of = (0, b)
+    y = m.add_tensor("y", F32, [1, 8])
+    m.add_op("RNN", [x, w, r, b, h], [y], {"fused_activation_function": 4})
+    m.inputs, m.outputs = [x], [y]
+    return S.serialize(m)
+
+
+def alias_output_const():
+    m = S.Model(description="fuzz62: subgraph outputs a constant and an input")
+    x = m.add_tensor("x", F32, [2, 4])
+    c = m.add_tensor("c", F32, [2, 4], data=fbytes("oc/c", 8))
+    y = m.add_tensor("y", F32, [2, 4])
+    m.add_op("ADD", [x, c], [y], {"fused_activation_function": 0})
+    m.inputs, m.outputs = [x], [y, c, x, y]
+    return S.serialize(m)
+
+
+RAW_SEEDS = [
+    ("fz_sig_second_subgraph", sig_second_subgraph),
+    ("fz_alias_fc_add", alias_fc_add),
+    ("fz_alias_fc_i8", alias_fc_i8),
+    ("fz_alias_rnn_state", alias_rnn_state),
+    ("fz_alias_output_const", alias_output_const),
+]
+
+
+def main():
     write_models_main(cases)
+    out = sys.argv[sys.argv.index("--out") + 1]
+    for name, make in RAW_SEEDS:
+        path = os.path.join(out, name + ".tflite")
+        with open(path, "wb") as f:
+            f.write(make())
+        print("wrote", path)
+
+
+if __name__ == "__main__":
+    main()

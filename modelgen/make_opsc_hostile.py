@@ -14,6 +14,7 @@ import flexbuf  # noqa: E402
 import tflite_schema as S  # noqa: E402
 import seq_cases  # noqa: E402
 import sparse_tensor  # noqa: E402
+import make_fuzz_seeds  # noqa: E402
 from casekit import OMIT, T, single  # noqa: E402
 
 F32, I32 = S.FLOAT32, S.INT32
@@ -721,6 +722,10 @@ MODELS = [
     ("fc_sparse_hybrid_segment_past_indices",
      lambda: sparse_hybrid_fc(csr_segments(1, lambda s: s[:-1] + [s[-1] + 1])),
      "tensor 1 (w): sparsity level 1: last segment 6, 5 indices"),
+    # fuzz62: a variable tensor (an RNN's hidden state) whose initial value is the bias's buffer
+    # (both TFLite engines refuse a variable tensor with a buffer too)
+    ("var_state_shares_const_buffer", make_fuzz_seeds.alias_rnn_state,
+     "tensor 4 (h): variable tensor with a constant buffer 3"),
 ]
 
 
@@ -918,6 +923,13 @@ ACCEPTED = [
     # an odd bias) to which the output zero point -5 was added in int32 (overflow, undefined; as
     # TFLite's int32 expression it wraps)
     ("svdf_i8_output_scale_1e-30", lambda: svdf_out_quant(1e-30, -5)),
+    # fuzz62: constants sharing one buffer (FULLY_CONNECTED packs it, ADD reads it in place; two
+    # int8 FULLY_CONNECTED read it under other scales), a subgraph listing a constant and an
+    # input among its outputs, a signature of a subgraph nothing calls
+    ("alias_fc_weights_add_operand", make_fuzz_seeds.alias_fc_add),
+    ("alias_fc_i8_weights_two_scales", make_fuzz_seeds.alias_fc_i8),
+    ("alias_outputs_const_and_input", make_fuzz_seeds.alias_output_const),
+    ("signature_of_uncalled_subgraph", make_fuzz_seeds.sig_second_subgraph),
 ]
 
 

@@ -318,6 +318,7 @@ class Tensor:
         self.data, self.quant, self.is_variable = data, quant, is_variable
         self.shape_signature = shape_signature
         self.sparsity = sparsity
+        self.buffer_of = None  # (graph, tensor): share that earlier tensor's buffer (fuzz62 seeds)
 
 
 # TFLite's builtin resolver registers a few operators from a version above 1 only.
@@ -489,7 +490,10 @@ def serialize(model):
     for g in graphs:
         tb = []
         for t in g.tensors:
-            if t.data is not None:
+            alias = getattr(t, "buffer_of", None)
+            if alias is not None:  # fuzz62: (graph, tensor) of an earlier tensor whose buffer it shares
+                tb.append(tensor_buffer[alias[0]][alias[1]] if alias[0] < len(tensor_buffer) else tb[alias[1]])
+            elif t.data is not None:
                 buffer_data.append(t.data)
                 tb.append(len(buffer_data) - 1)
             else:

@@ -11,9 +11,10 @@
 #   3. aarch64: the library and the NEON kernel tests cross-compiled, run under qemu-aarch64.
 #   4. sanitizers: clang build with ASan + UBSan and every ctest test again.
 #   5. fuzzing (libFuzzer, from the ASan build): model reader, encrypted-container parser,
-#      tfcc serve's request parsers, the packed-weights cache reader and the whole load / plan /
-#      run path on mutated models (fuzz_model_run), each a fixed number of inputs (about as many
-#      as CI's machine ran in 45, 20, 20, 20 and 30-40 s when they were timed) from a seed taken
+#      tfcc serve's request parsers, the packed-weights cache reader, the arena planner and the
+#      whole load / plan / run path on mutated models (fuzz_model_run), each a fixed number of
+#      inputs (about as many as CI's machine ran in 45, 20, 20, 20 and 30-40 s when they were
+#      timed; the planner's count is a guess, 15 s) from a seed taken
 #      from the commit: the same commit fuzzes the same
 #      inputs on any machine with the same CPU features (they choose the kernels), so a find can
 #      be reproduced, and every commit fuzzes new ones.
@@ -220,6 +221,8 @@ else
   fuzz fuzz_crypto_container 1800000 20 "$fz/corpus_crypto" -max_len=65536
   fuzz fuzz_serve_request 60000 20 "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
   fuzz fuzz_weights_cache 5000 20 "$fz/corpus_wcache" -max_len=1048576
+  # the arena planner alone, its repair of the best placement order included (fuzz62; no seeds)
+  fuzz fuzz_arena_plan 50000 15 "$fz/corpus_plan" -max_len=801
   # the whole load / plan / run path on mutated models (tests/fuzz/fuzz_model_run.c)
   # (300,000: since its static outputs are bound its operators run, 7,000 inputs a second here)
   fuzz fuzz_model_run 300000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \

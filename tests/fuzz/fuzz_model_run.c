@@ -200,13 +200,26 @@ static void run_once(tfcc_session *s, const uint8_t *data, size_t size, uint8_t 
  *   TFCC_FUZZ_PRECISION=bf16  the load at precision bf16 (ops/bf16_fast.c)
  *   TFCC_FUZZ_COMPAT=reference  quant_compat REFERENCE (TFLite's builtin kernels' arithmetic)
  *   TFCC_FUZZ_WCACHE=1   a cold load whose weights cache goes to a sink, then a warm load from
- *                        those bytes: both run on the same inputs to the same output bytes
+ *                        those bytes: both run on the same inputs to the same output bytes;
+ *                        and (fuzz62) a load given the previous input's cache (another
+ *                        model's), which must compute the cold load's output too
+ *   TFCC_FUZZ_WCACHE=file  (fuzz62) the cache a file (/tmp/fuzz_model_run.PID.wc) kept from
+ *                        input to input: a load finds the previous input's cache there (stale:
+ *                        ignored and rewritten), then a warm load maps it (the prefault's page
+ *                        reads, TFCC_PREFAULT_BACKGROUND's thread); both compute the same bytes
+ * In every mode (fuzz62) the sessions take the prefault setting the input's bytes pick, and
+ * each signature gets a session of its own (tfcc_session_create_for_signature), run when it is
+ * not subgraph 0's.
  * e.g. TFCC_FUZZ_LOAD=file TFCC_FUZZ_RESIZE=1 TFCC_DEBUG_RELEASE_TRAP=1 fuzz_model_run ... */
 static struct {
-  bool file, both, resize, wcache;
+  bool file, both, resize, wcache, wcache_file;
   tfcc_precision precision;
   tfcc_quant_compat compat;
 } g_mode;
+
+static char g_wcache_path[64];
+
+static void remove_wcache(void) { unlink(g_wcache_path); }
 
 static bool env_is(const char *name, const char *value) {
   const char *e = getenv(name);
@@ -274,14 +287,25 @@ static tfcc_status sink(void *user, const tfcc_bytes *pieces, size_t n) {
   return TFCC_OK;
 }
 
+/* Session options: the plan held to ARENA_LIMIT (refused before its memory is zeroed), and
+ * (fuzz62) each of the four prefault settings, picked by two of the input's bytes (not by its
+ * size: modelgen's files are multiples of 16 bytes): the arena populated
+ * in one call (0, 1), the packed weights' last huge page made whole (1), nothing touched (-1),
+ * the weights cache read on a thread of its own (2). */
+static void session_options(tfcc_session_options *so, const uint8_t *data, size_t size) {
+  tfcc_session_options_default(so);
+  so->max_memory = ARENA_LIMIT;
+  static const int prefault[4] = {0, 1, TFCC_PREFAULT_OFF, TFCC_PREFAULT_BACKGROUND};
+  so->prefault = prefault[size ? (data[size / 2] ^ data[size / 3]) % 4 : 0];
+}
+
 /* One session of m: a run at the file's shapes (into *out, *out_n: output 0's bytes when
  * asked), then, TFCC_FUZZ_RESIZE, at resized shapes. */
 static void session_runs(tfcc_model *m, const uint8_t *data, size_t size, uint8_t **out,
                          size_t *out_n) {
   tfcc_session *s = NULL;
   tfcc_session_options so;
-  tfcc_session_options_default(&so);
-  so.max_memory = ARENA_LIMIT; /* a plan over it is refused before its memory is zeroed */
+  session_options(&so, data, size);
   if (tfcc_session_create(m, &so, &s) != TFCC_OK) {
     fail_unnamed();
     return;
@@ -291,6 +315,37 @@ static void session_runs(tfcc_model *m, const uint8_t *data, size_t size, uint8_
     if (g_mode.resize && resize_all(s, data, size)) run_once(s, data, size, NULL, NULL);
   }
   tfcc_session_destroy(s);
+}
+
+/* Every signature's session (fuzz62: tfcc_session_create_for_signature, which no mode made
+ * before; four at most): refused naming why, or created. Each of the signature's names is
+ * found (tfcc_session_find_input / _output: an index in range, or not found); a signature of
+ * a subgraph other than 0 runs it once. */
+static void signature_runs(tfcc_model *m, const uint8_t *data, size_t size) {
+  const int n = tfcc_model_signature_count(m);
+  for (int k = 0; k < n && k < 4; k++) {
+    tfcc_signature_info si;
+    if (tfcc_model_signature_info(m, k, &si) != TFCC_OK) abort();
+    tfcc_session *s = NULL;
+    tfcc_session_options so;
+    session_options(&so, data, size);
+    if (tfcc_session_create_for_signature(m, si.key, &so, &s) != TFCC_OK) {
+      fail_unnamed();
+      continue;
+    }
+    for (int i = 0; i < si.input_count + si.output_count; i++) {
+      const bool in = i < si.input_count;
+      const char *name = in ? si.input_names[i] : si.output_names[i - si.input_count];
+      int idx = -1;
+      if (!name) continue;
+      const tfcc_status st =
+          in ? tfcc_session_find_input(s, name, &idx) : tfcc_session_find_output(s, name, &idx);
+      const int count = in ? tfcc_session_input_count(s) : tfcc_session_output_count(s);
+      if (st == TFCC_OK ? idx < 0 || idx >= count : st != TFCC_ERR_NOT_FOUND) abort();
+    }
+    if (si.subgraph != 0 && model_macs(m) <= RUN_MACS_LIMIT) run_once(s, data, size, NULL, NULL);
+    tfcc_session_destroy(s);
+  }
 }
 
 /* Random operators whose seeds are both 0 draw a nondeterministic seed (as TFLite): two loads
@@ -340,6 +395,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     g_mode.both = env_is("TFCC_FUZZ_LOAD", "both");
     g_mode.resize = env_is("TFCC_FUZZ_RESIZE", "1");
     g_mode.wcache = env_is("TFCC_FUZZ_WCACHE", "1");
+    g_mode.wcache_file = env_is("TFCC_FUZZ_WCACHE", "file");
+    if (g_mode.wcache_file) {
+      snprintf(g_wcache_path, sizeof g_wcache_path, "/tmp/fuzz_model_run.%d.wc", (int)getpid());
+      atexit(remove_wcache);
+    }
     g_mode.precision =
         env_is("TFCC_FUZZ_PRECISION", "bf16") ? TFCC_PRECISION_BF16 : TFCC_PRECISION_F32;
     g_mode.compat = env_is("TFCC_FUZZ_COMPAT", "reference") ? TFCC_QUANT_COMPAT_REFERENCE
@@ -354,6 +414,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   cache_copy cache = {NULL, 0};
+  if (g_mode.wcache_file) mo.weights_cache = g_wcache_path;
   if (g_mode.wcache) {
     mo.weights_cache = "fuzz";
     mo.weights_cache_sink = sink;
@@ -367,8 +428,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   uint8_t *cold = NULL, *warm = NULL;
   size_t cold_n = 0, warm_n = 0;
-  session_runs(m, data, size, g_mode.wcache ? &cold : NULL, &cold_n);
+  session_runs(m, data, size, g_mode.wcache || g_mode.wcache_file ? &cold : NULL, &cold_n);
+  signature_runs(m, data, size);
   tfcc_model_release(m);
+  if (g_mode.wcache_file) { /* the file the load wrote, mapped */
+    m = NULL;
+    if (load(data, size, &mo, &m, g_mode.file) != TFCC_OK) abort(); /* the same bytes loaded */
+    session_runs(m, data, size, &warm, &warm_n);
+    const bool random = draws_random(m);
+    tfcc_model_release(m);
+    if (cold && warm && !random && (cold_n != warm_n || memcmp(cold, warm, cold_n) != 0))
+      abort(); /* a warm load computes what the first one did */
+  }
   if (g_mode.wcache && cache.bytes) {
     /* the warm load: every block from the cold load's cache */
     mo.weights_cache_sink = NULL;
@@ -381,6 +452,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tfcc_model_release(m);
     if (cold && warm && (cold_n != warm_n || memcmp(cold, warm, cold_n) != 0))
       abort(); /* a warm load computes what the cold one did */
+    /* fuzz62: the previous input's cache (another model's, often of the same size: a
+     * mutation keeps it) handed to this one: refused as stale or taken where the blocks are
+     * this model's, the load succeeds and computes what the cold one did */
+    static cache_copy prev = {NULL, 0};
+    if (prev.bytes) {
+      mo.weights_cache_data = prev.bytes;
+      mo.weights_cache_size = prev.size;
+      uint8_t *other = NULL;
+      size_t other_n = 0;
+      m = NULL;
+      if (load(data, size, &mo, &m, g_mode.file) != TFCC_OK) abort();
+      session_runs(m, data, size, &other, &other_n);
+      const bool random = draws_random(m);
+      tfcc_model_release(m);
+      if (cold && other && !random && (cold_n != other_n || memcmp(cold, other, cold_n) != 0))
+        abort(); /* another model's cache changed this one's output */
+      free(other);
+      free(prev.bytes);
+    }
+    prev = cache, cache.bytes = NULL;
   }
   free(cold);
   free(warm);
