@@ -33,10 +33,12 @@ static size_t window_bytes(const tfcc_q8_expand_dw *k, const tfcc_conv_geom *g) 
   return tfcc_xdw_window_bytes(g, row_bytes(g), strip_rows(k, g));
 }
 
-/* One thread's part: the window, the GEMM's scratch, the depthwise's. */
+/* One thread's part: the window, then one region the GEMM's scratch and the depthwise's share
+ * (a thread runs the two halves of a strip one after the other, so neither outlives its half). */
 static size_t thread_bytes(const tfcc_q8_expand_dw *k, const tfcc_conv_geom *g) {
-  return window_bytes(k, g) + align64(tfcc_q8_scratch_bytes(NULL, k->expand, 1)) +
-         align64(tfcc_q8_dw_scratch_bytes(k->dw, g, 1));
+  const size_t gemm = align64(tfcc_q8_scratch_bytes(NULL, k->expand, 1));
+  const size_t dw = align64(tfcc_q8_dw_scratch_bytes(k->dw, g, 1));
+  return window_bytes(k, g) + (gemm > dw ? gemm : dw);
 }
 
 size_t tfcc_q8_expand_dw_scratch_bytes(const tfcc_q8_expand_dw *k, const tfcc_conv_geom *g,
@@ -50,7 +52,7 @@ typedef struct xdw_job {
   const tfcc_conv_geom *g;
   const uint8_t *x;
   uint8_t *out;
-  size_t window_bytes, gemm_bytes; /* a thread's part: window, GEMM scratch, depthwise scratch */
+  size_t window_bytes; /* a thread's part: window, then the GEMM's or the depthwise's scratch */
 } xdw_job;
 
 /* the strip walk's halves (kernels/expand_dw_strips.h) */
@@ -84,15 +86,13 @@ static void dw_rows(void *ctx, int32_t b, int32_t oy0, const tfcc_conv_geom *w,
   const tfcc_conv_geom *g = j->g;
   uint8_t *o =
       j->out + ((size_t)b * (size_t)g->out_h + (size_t)oy0) * (size_t)g->out_w * (size_t)g->in_c;
-  tfcc_q8_dwconv(NULL, w, j->k->dw, j->k->dw_r, window, o,
-                 thread + j->window_bytes + j->gemm_bytes);
+  tfcc_q8_dwconv(NULL, w, j->k->dw, j->k->dw_r, window, o, thread + j->window_bytes);
 }
 
 void tfcc_q8_expand_dw_run(struct tfcc_threadpool *pool, const tfcc_q8_expand_dw *k,
                            const tfcc_conv_geom *g, const void *x, void *out, void *scratch) {
   if (g->batches <= 0 || g->out_h <= 0 || g->out_w <= 0 || g->in_c <= 0 || g->in_w <= 0) return;
-  xdw_job j = {
-      k, g, x, out, window_bytes(k, g), align64(tfcc_q8_scratch_bytes(NULL, k->expand, 1))};
+  xdw_job j = {k, g, x, out, window_bytes(k, g)};
   tfcc_xdw_walk w = {
       g,  row_bytes(g), strip_rows(k, g), scratch, thread_bytes(k, g), expand_rows, dw_rows,
       &j, NULL};
