@@ -2,7 +2,8 @@
 // DEPTHWISE_CONV_2D and FULLY_CONNECTED (tests/ops/conformance: int8, uint8, int16, float and
 // hybrid; strides, dilations, padding, odd channel counts and depths, batches), at the wasmsimd
 // and the generic kernel level, against TensorFlow Lite's outputs with the tolerance of
-// tests/ops/conformance/cases.txt (exact: byte-identical; float: |d| <= 1e-5 + 1e-5 |ref|).
+// tests/ops/conformance/cases.txt (exact: byte-identical; float: |d| <= 1e-5 + 1e-5 |ref|, NaN for
+// NaN).
 // They reach the wasm GEMM and depthwise kernels' edges: column tails of a panel, row tiles
 // shorter than the kernel's, depth tails, several panels per call.
 //   node js/test/conv.mjs [--pkg DIR]
@@ -42,8 +43,10 @@ for (const isa of ['wasmsimd', 'generic']) {
         assert.deepEqual(Array.from(out), Array.from(ref), `${c.name} out${o} (${isa})`);
       } else {
         for (let i = 0; i < ref.length; i++) {
+          // NaN for NaN and equal infinities match (as tests/ops/test_conformance.c)
+          const same = (Number.isNaN(out[i]) && Number.isNaN(ref[i])) || out[i] === ref[i];
           const d = Math.abs(out[i] - ref[i]);
-          assert.ok(d <= 1e-5 + 1e-5 * Math.abs(ref[i]),
+          assert.ok(same || d <= 1e-5 + 1e-5 * Math.abs(ref[i]),
                     `${c.name} out${o} (${isa}) [${i}]: ${out[i]} vs ${ref[i]} (|d| ${d})`);
         }
       }
