@@ -168,21 +168,34 @@ static void copy_window(uint8_t *dst, const uint8_t *src, size_t n, size_t step,
   for (int32_t ky = 0; ky < fh; ky++, src += step, dst += n) copy_run(dst, src, n);
 }
 
+/* Output coordinates of a row (pixel x, y of image b), stepped from row to row without a
+ * division per row. */
+typedef struct out_pos {
+  size_t x, y, b;
+} out_pos;
+static out_pos out_pos_at(const tfcc_conv_geom *g, size_t m) {
+  const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h;
+  const out_pos q = {m % ow, (m / ow) % oh, m / ow / oh};
+  return q;
+}
+static void out_pos_next(const tfcc_conv_geom *g, out_pos *q) {
+  if (++q->x == (size_t)g->out_w) {
+    q->x = 0;
+    if (++q->y == (size_t)g->out_h) {
+      q->y = 0;
+      q->b++;
+    }
+  }
+}
+
 /* Row pointers of output rows m0 .. m0+mr-1. */
 static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile, const uint8_t **rows) {
   const tfcc_conv_geom *g = j->g;
-  const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h;
   const size_t cin = (size_t)g->in_c, K = (size_t)j->p->kdim, stride = im2col_stride(j->p);
-  /* output coordinates of row m0, then stepped (no division per row) */
-  size_t ox = m0 % ow, oy = (m0 / ow) % oh, b = m0 / ow / oh;
+  out_pos q = out_pos_at(g, m0);
   for (size_t r = 0; r < mr; r++) {
-    if (r > 0 && ++ox == ow) {
-      ox = 0;
-      if (++oy == oh) {
-        oy = 0;
-        b++;
-      }
-    }
+    if (r > 0) out_pos_next(g, &q);
+    const size_t ox = q.x, oy = q.y, b = q.b;
     const uint8_t *img = j->a + b * (size_t)g->in_h * (size_t)g->in_w * cin;
     if (!j->im2col) {
       rows[r] = img + (oy * (size_t)g->stride_h * (size_t)g->in_w + ox * (size_t)g->stride_w) * cin;
@@ -281,18 +294,12 @@ static void conv_rows16(const q8_job *j, size_t m0, size_t mr, int16_t *buf, con
   const tfcc_conv_geom *g = j->g;
   const tfcc_q8_packed *p = j->p;
   const bool sgn = p->is_signed;
-  const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h;
   const size_t cin = (size_t)g->in_c, K = (size_t)p->kdim, stride = row16_elems(p);
   const int16_t pad = sgn ? (int16_t)(int8_t)j->pad : (int16_t)j->pad;
-  size_t ox = m0 % ow, oy = (m0 / ow) % oh, b = m0 / ow / oh;
+  out_pos q = out_pos_at(g, m0);
   for (size_t r = 0; r < mr; r++) {
-    if (r > 0 && ++ox == ow) {
-      ox = 0;
-      if (++oy == oh) {
-        oy = 0;
-        b++;
-      }
-    }
+    if (r > 0) out_pos_next(g, &q);
+    const size_t ox = q.x, oy = q.y, b = q.b;
     const uint8_t *img = j->a + b * (size_t)g->in_h * (size_t)g->in_w * cin;
     int16_t *const row = buf + r * stride;
     int16_t *dst = row;
