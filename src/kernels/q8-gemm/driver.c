@@ -20,6 +20,7 @@
 #include "cpu/cpu_info.h"
 #include "kernels/gemm_split.h"
 #include "kernels/q8-gemm/gemm.h"
+#include "kernels/q8-gemm/ukernels.h"
 #include "kernels/ref/conv_acc.h"
 #include "base/threadpool.h"
 
@@ -57,6 +58,10 @@ typedef struct q8_job {
   size_t c_stride;
   size_t m_tiles, n_panels;
   tfcc_gemm_split sp; /* the tasks: row chunks x column blocks */
+  /* per product, not per tile (set_scratch): the kernel entry point, the depth it runs
+     (kernel_depth) and a panel's bytes */
+  tfcc_q8_gemm_fn fn;
+  size_t kc, panel;
 } q8_job;
 
 /* im2col rows are K rounded up to 4 bytes (8 for the WebAssembly kernel, which widens 8
@@ -163,21 +168,34 @@ static void copy_window(uint8_t *dst, const uint8_t *src, size_t n, size_t step,
   for (int32_t ky = 0; ky < fh; ky++, src += step, dst += n) copy_run(dst, src, n);
 }
 
+/* Output coordinates of a row (pixel x, y of image b), stepped from row to row without a
+ * division per row. */
+typedef struct out_pos {
+  size_t x, y, b;
+} out_pos;
+static out_pos out_pos_at(const tfcc_conv_geom *g, size_t m) {
+  const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h;
+  const out_pos q = {m % ow, (m / ow) % oh, m / ow / oh};
+  return q;
+}
+static void out_pos_next(const tfcc_conv_geom *g, out_pos *q) {
+  if (++q->x == (size_t)g->out_w) {
+    q->x = 0;
+    if (++q->y == (size_t)g->out_h) {
+      q->y = 0;
+      q->b++;
+    }
+  }
+}
+
 /* Row pointers of output rows m0 .. m0+mr-1. */
 static void conv_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile, const uint8_t **rows) {
   const tfcc_conv_geom *g = j->g;
-  const size_t ow = (size_t)g->out_w, oh = (size_t)g->out_h;
   const size_t cin = (size_t)g->in_c, K = (size_t)j->p->kdim, stride = im2col_stride(j->p);
-  /* output coordinates of row m0, then stepped (no division per row) */
-  size_t ox = m0 % ow, oy = (m0 / ow) % oh, b = m0 / ow / oh;
+  out_pos q = out_pos_at(g, m0);
   for (size_t r = 0; r < mr; r++) {
-    if (r > 0 && ++ox == ow) {
-      ox = 0;
-      if (++oy == oh) {
-        oy = 0;
-        b++;
-      }
-    }
+    if (r > 0) out_pos_next(g, &q);
+    const size_t ox = q.x, oy = q.y, b = q.b;
     const uint8_t *img = j->a + b * (size_t)g->in_h * (size_t)g->in_w * cin;
     if (!j->im2col) {
       rows[r] = img + (oy * (size_t)g->stride_h * (size_t)g->in_w + ox * (size_t)g->stride_w) * cin;
@@ -241,21 +259,85 @@ static void tile_rows(const q8_job *j, size_t m0, size_t mr, uint8_t *tile, cons
   for (size_t r = mr; r < MR; r++) rows[r] = rows[0];
 }
 
+/* n bytes of rows widened to int16 for a rows16 kernel (sign-extended for int8, zero-extended
+ * for uint8): the AVX2 kernel's vector loop (rows16 kernels are AVX2 ones). */
+static inline void widen_run(int16_t *d, const uint8_t *x, size_t n, bool is_signed) {
+#if defined(__x86_64__) || defined(__i386__)
+  tfcc_q8_widen_avx2(d, x, n, is_signed);
+#else
+  if (is_signed)
+    for (size_t i = 0; i < n; i++) d[i] = (int8_t)x[i];
+  else
+    for (size_t i = 0; i < n; i++) d[i] = x[i];
+#endif
+}
+
 /* The rows of a rows16 kernel widened to int16 into buf (row r at buf + r * row16_elems),
  * zero past K up to the pair; rows[] then point there (rows >= mr: row 0). */
 static void widen_rows(const q8_job *j, const uint8_t **rows, size_t mr, int16_t *buf) {
   const size_t K = (size_t)j->p->kdim, n = row16_elems(j->p);
   for (size_t r = 0; r < mr; r++) {
-    const uint8_t *x = rows[r];
     int16_t *d = buf + r * n;
-    if (j->p->is_signed)
-      for (size_t i = 0; i < K; i++) d[i] = (int8_t)x[i];
-    else
-      for (size_t i = 0; i < K; i++) d[i] = x[i];
+    widen_run(d, rows[r], K, j->p->is_signed);
     if (n > K) d[K] = 0;
     rows[r] = (const uint8_t *)(const void *)d;
   }
   for (size_t r = mr; r < (size_t)j->p->k->mr; r++) rows[r] = rows[0];
+}
+
+/* conv_rows for a rows16 kernel in one pass: the im2col rows of output rows m0 .. m0+mr-1
+ * widened straight from the input into buf (row r at buf + r * row16_elems; padding taps the
+ * zero point, as an int16; zero past K up to the pair), rows[] pointing there (rows >= mr:
+ * row 0), and their row terms into row_add (MR entries). */
+static void conv_rows16(const q8_job *j, size_t m0, size_t mr, int16_t *buf, const uint8_t **rows,
+                        int32_t *row_add) {
+  const tfcc_conv_geom *g = j->g;
+  const tfcc_q8_packed *p = j->p;
+  const bool sgn = p->is_signed;
+  const size_t cin = (size_t)g->in_c, K = (size_t)p->kdim, stride = row16_elems(p);
+  const int16_t pad = sgn ? (int16_t)(int8_t)j->pad : (int16_t)j->pad;
+  out_pos q = out_pos_at(g, m0);
+  for (size_t r = 0; r < mr; r++) {
+    if (r > 0) out_pos_next(g, &q);
+    const size_t ox = q.x, oy = q.y, b = q.b;
+    const uint8_t *img = j->a + b * (size_t)g->in_h * (size_t)g->in_w * cin;
+    int16_t *const row = buf + r * stride;
+    int16_t *dst = row;
+    rows[r] = (const uint8_t *)(const void *)row;
+    const int32_t iy0 = (int32_t)oy * g->stride_h - g->pad_h;
+    const int32_t ix0 = (int32_t)ox * g->stride_w - g->pad_w;
+    const bool cols_in = g->dil_w == 1 && ix0 >= 0 && ix0 + g->filter_w <= g->in_w;
+    for (int32_t ky = 0; ky < g->filter_h; ky++) {
+      const int32_t iy = iy0 + ky * g->dil_h;
+      if (iy < 0 || iy >= g->in_h) {
+        for (size_t i = 0; i < (size_t)g->filter_w * cin; i++) dst[i] = pad;
+        dst += (size_t)g->filter_w * cin;
+        continue;
+      }
+      if (cols_in) {
+        const size_t n = (size_t)g->filter_w * cin;
+        widen_run(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix0) * cin, n, sgn);
+        dst += n;
+        continue;
+      }
+      for (int32_t kx = 0; kx < g->filter_w; kx++, dst += cin) {
+        const int32_t ix = ix0 + kx * g->dil_w;
+        if (ix < 0 || ix >= g->in_w)
+          for (size_t i = 0; i < cin; i++) dst[i] = pad;
+        else
+          widen_run(dst, img + ((size_t)iy * (size_t)g->in_w + (size_t)ix) * cin, cin, sgn);
+      }
+    }
+    for (size_t i = K; i < stride; i++) row[i] = 0;
+    uint32_t sum = 0;
+    if (p->kz)
+      for (size_t i = 0; i < K; i++) sum += (uint32_t)(int32_t)row[i];
+    row_add[r] = (int32_t)((uint32_t)p->kz * sum);
+  }
+  for (size_t r = mr; r < (size_t)p->k->mr; r++) {
+    rows[r] = rows[0];
+    row_add[r] = row_add[0];
+  }
 }
 
 /* The depth the kernel runs: K, or the im2col rows' stride (zeros past K) for kernels that
@@ -371,9 +453,7 @@ static void run_tile(const q8_job *j, size_t m0, size_t mr, size_t pi, size_t np
     o->hyb_n0 = n0;
     o->hyb_c = h->c + m0 * h->c_stride + n0;
   }
-  const tfcc_q8_gemm_fn fn = p->is_signed ? p->k->fn_s : p->k->fn_u;
-  fn(mr, nc, kernel_depth(j), (const void *const *)rows, p->w + pi * tfcc_q8_panel_bytes(p),
-     row_add, o);
+  j->fn(mr, nc, j->kc, (const void *const *)rows, p->w + pi * j->panel, row_add, o);
   if (o->hyb || !o->c32) return;
   if (j->hyb) {
     hybrid_tile(j->hyb, o->c32, NR, m0, mr, n0, nc);
@@ -485,9 +565,9 @@ static void q8_task(void *ctx, size_t task, int thread) {
        small-depth network */
     const size_t NR = (size_t)p->k->nr, n0 = p0 * NR, N = (size_t)p->n;
     const size_t nc = N - n0 < (p1 - p0) * NR ? N - n0 : (p1 - p0) * NR;
-    const size_t kc = kernel_depth(j);
-    const uint8_t *w = p->w + p0 * tfcc_q8_panel_bytes(p);
-    const tfcc_q8_gemm_fn fn = p->is_signed ? p->k->fn_s : p->k->fn_u;
+    const size_t kc = j->kc;
+    const uint8_t *w = p->w + p0 * j->panel;
+    const tfcc_q8_gemm_fn fn = j->fn;
     if (!p->fp32 && p->k->fixed_epilogue) {
       o.mult = j->r->mult + n0 * (size_t)j->r->mult_stride;
       o.shift = j->r->shift + n0 * (size_t)j->r->mult_stride;
@@ -505,9 +585,13 @@ static void q8_task(void *ctx, size_t task, int thread) {
   for (size_t t = t0; t < t1; t++) {
     const size_t m0 = t * MR;
     const size_t mr = j->m - m0 < MR ? j->m - m0 : MR;
-    tile_rows(j, m0, mr, tile, rows);
-    tile_row_add(j, rows, mr, row_add);
-    if (rows16) widen_rows(j, rows, mr, rows16);
+    if (rows16 && j->im2col && !j->rows_buf) {
+      conv_rows16(j, m0, mr, rows16, rows, row_add);
+    } else {
+      tile_rows(j, m0, mr, tile, rows);
+      tile_row_add(j, rows, mr, row_add);
+      if (rows16) widen_rows(j, rows, mr, rows16);
+    }
     if (multi)
       run_tile(j, m0, mr, p0, p1 - p0, rows, row_add, &o);
     else
@@ -565,6 +649,9 @@ static void run_job(struct tfcc_threadpool *pool, q8_job *j) {
 }
 
 static void set_scratch(q8_job *j, void *scratch) {
+  j->fn = j->p->is_signed ? j->p->k->fn_s : j->p->k->fn_u;
+  j->kc = kernel_depth(j);
+  j->panel = tfcc_q8_panel_bytes(j->p);
   j->panels_outer = panels_outer(j->m, j->p);
   const size_t shared = shared_bytes(j->g, j->p);
   j->rows_buf = shared ? scratch : NULL;

@@ -12,7 +12,7 @@
  * pair (4 bytes of the int16 rows, 32 bytes of panel per step; kc in bytes of the int16 rows);
  * partial tiles run 4-, 2- and 1-row instances; the output stage is requant_body.h's
  * store_pair (float requantization, or the int32 tile for the driver's fixed-point and hybrid
- * stages). */
+ * stages). tfcc_q8_widen_avx2 (below) widens the driver's rows. */
 #include <immintrin.h>
 #include <string.h>
 
@@ -36,3 +36,21 @@
 #define Q8G_FN_S tfcc_q8_gemm_s_6x16_avx2
 #define Q8G_FN_U tfcc_q8_gemm_u_6x16_avx2
 #include "kernels/q8-gemm/vnni_body.h"
+
+void tfcc_q8_widen_avx2(int16_t *d, const uint8_t *s, size_t n, bool is_signed) {
+  size_t i = 0;
+  if (n >= 16) {
+    /* the last 16 bytes end at n (overlapping the step before: the same values again) */
+    for (;; i += 16) {
+      if (i + 16 > n) i = n - 16;
+      const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+      _mm256_storeu_si256((__m256i *)(void *)(d + i),
+                          is_signed ? _mm256_cvtepi8_epi16(b) : _mm256_cvtepu8_epi16(b));
+      if (i + 16 == n) return;
+    }
+  }
+  if (is_signed)
+    for (; i < n; i++) d[i] = (int8_t)s[i];
+  else
+    for (; i < n; i++) d[i] = s[i];
+}

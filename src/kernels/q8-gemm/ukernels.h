@@ -49,6 +49,9 @@ bool tfcc_q8_gemm_wasm_rdot_exact(void);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_s_4x16_scalar);
 TFCC_Q8_GEMM_DECL(tfcc_q8_gemm_u_4x16_scalar);
 
+/* n activation bytes widened to int16 (sign-extended when is_signed, else zero-extended): the
+ * rows of q8-gemm-6x16-avx2 (tfcc_q8_gemm_rows16), 16 bytes per vpmovsxbw / vpmovzxbw. */
+void tfcc_q8_widen_avx2(int16_t *d, const uint8_t *s, size_t n, bool is_signed);
 uint32_t tfcc_q8_row_sum_avx512vnni(const uint8_t *x, size_t n, bool is_signed);
 uint32_t tfcc_q8_row_sum_avxvnni(const uint8_t *x, size_t n, bool is_signed);
 
