@@ -445,8 +445,22 @@ static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, uint8_t *q, 
    * which rounds to the same integer; NaN goes to lo as before */
   f = HO_MAX(f, vflo);
   f = HO_MIN(f, vfhi);
-  const ho_ub b = __builtin_convertvector((ho_i)HO_CAT(ho_rint_, TFCC_HO_ISA)(f) + vzp, ho_ub);
+  const ho_i r = (ho_i)HO_CAT(ho_rint_, TFCC_HO_ISA)(f) + vzp;
+#if HO_W == 8 && defined(__AVX2__)
+  /* the low byte of each lane (the conversion's truncation): one byte shuffle per 128-bit half
+     and an unpack, where GCC's generic conversion extracted the 8 lanes one by one (half the
+     kernel's time on AVX2 in perf) */
+  __m256i v;
+  memcpy(&v, &r, sizeof v);
+  v = _mm256_shuffle_epi8(
+      v, _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12,
+                          -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
+  _mm_storel_epi64((__m128i *)(void *)q,
+                   _mm_unpacklo_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+#else
+  const ho_ub b = __builtin_convertvector(r, ho_ub);
   memcpy(q, &b, sizeof b);
+#endif
 }
 
 #if HO_W == 16 && defined(__AVX512BW__) && defined(__AVX512VL__)
