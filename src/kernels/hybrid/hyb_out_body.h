@@ -403,6 +403,33 @@ static inline __m512 ho_tree16_avx512(const __m512 *p, const int max) {
 }
 #endif
 
+#if HO_W == 8 && defined(__AVX2__)
+/* The halving tree of 8 rows at once (AVX2, rows of at least 8; hybrid63): p[r] is row r's
+ * vector from the min/max part, max 0 for the min tree (lane-wise u < l ? u : l of the upper and
+ * lower halves, vminps(u, l)) and 1 for the max tree (u > l ? u : l, vmaxps(u, l)). Each level
+ * gathers the halves of 2 rows into one vector (128-bit lane permutes, then in-lane shuffles),
+ * so one min or max serves both, each lane making the select its row's own tree makes (the
+ * same NaN and zero-sign outcomes); the last permutation puts the 8 results in row order. */
+static inline __m256 ho_sel8_avx2(__m256 u, __m256 l, int max) {
+  return max ? _mm256_max_ps(u, l) : _mm256_min_ps(u, l);
+}
+
+static inline __m256 ho_tree8_avx2(const __m256 *p, const int max) {
+  __m256 v[4];
+  for (int i = 0; i < 4; i++) /* 8 -> 4: row 2i's in the low 128 bits, row 2i+1's high */
+    v[i] = ho_sel8_avx2(_mm256_permute2f128_ps(p[2 * i], p[2 * i + 1], 0x31),
+                        _mm256_permute2f128_ps(p[2 * i], p[2 * i + 1], 0x20), max);
+  __m256 w[2];
+  for (int i = 0; i < 2; i++) /* 4 -> 2: per 128 bits, rows (0, 2) and (1, 3) of the four */
+    w[i] = ho_sel8_avx2(_mm256_shuffle_ps(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)),
+                        _mm256_shuffle_ps(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)), max);
+  /* 2 -> 1: lanes rows 0, 2, 4, 6 | 1, 3, 5, 7 */
+  const __m256 r = ho_sel8_avx2(_mm256_shuffle_ps(w[0], w[1], _MM_SHUFFLE(3, 1, 3, 1)),
+                                _mm256_shuffle_ps(w[0], w[1], _MM_SHUFFLE(2, 0, 2, 0)), max);
+  return _mm256_permutevar8x32_ps(r, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+#endif
+
 void HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(const float *x, size_t n, float *lo, float *hi) {
   HO_CAT(ho_minmax_, TFCC_HO_ISA)(x, n, lo, hi);
 }
@@ -598,6 +625,28 @@ static inline ho_v HO_CAT(ho_lane_, TFCC_HO_ISA)(ho_v v, size_t r) {
 #endif
 }
 
+/* tfcc_hyb_any_nan (quantize.h); on AVX2 (hybrid63) an unordered compare of whole vectors (the
+ * last one ending at the row's end) OR-ed and tested once, where the generic loop reduced its
+ * vector and ran a scalar tail per row (rows of 16-32 values in MobileNetV2's 1x1 layers). */
+static inline bool HO_CAT(ho_any_nan_, TFCC_HO_ISA)(const float *x, size_t n) {
+#if HO_W == 8 && defined(__AVX2__)
+  if (n >= 8) {
+    __m256 m = _mm256_setzero_ps();
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      const __m256 v = _mm256_loadu_ps(x + i);
+      m = _mm256_or_ps(m, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    }
+    if (i < n) {
+      const __m256 v = _mm256_loadu_ps(x + n - 8);
+      m = _mm256_or_ps(m, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    }
+    return _mm256_movemask_ps(m) != 0;
+  }
+#endif
+  return tfcc_hyb_any_nan(x, n);
+}
+
 /* Rows go in blocks of up to HO_W (fewer for long rows, so that a block stays in L1 until it
  * is quantized): min/max of each row, the block's parameters in vectors, then each row. */
 void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t rows, int8_t *q,
@@ -633,6 +682,21 @@ void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t 
         vhi = (ho_v)ho_tree16_avx512(pb, 1);
       }
     } else
+#elif HO_W == 8 && defined(__AVX2__)
+    if (len >= HO_W) { /* the 8 rows' trees at once (rows past nb: row r0 again, unused) */
+      __m256 pa[8], pb[8];
+      for (size_t r = 0; r < nb; r++) {
+        ho_v a, b;
+        if (len < 5 * HO_W)
+          HO_CAT(ho_minmax_short_, TFCC_HO_ISA)(x + (r0 + r) * len, len, &a, &b);
+        else
+          HO_CAT(ho_minmax_part_, TFCC_HO_ISA)(x + (r0 + r) * len, len, &a, &b);
+        pa[r] = (__m256)a, pb[r] = (__m256)b;
+      }
+      for (size_t r = nb; r < 8; r++) pa[r] = pa[0], pb[r] = pb[0];
+      vlo = (ho_v)ho_tree8_avx2(pa, 0);
+      vhi = (ho_v)ho_tree8_avx2(pb, 1);
+    } else
 #endif
     {
       for (size_t r = 0; r < nb; r++)
@@ -660,7 +724,7 @@ void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t 
       memcpy(zp + r0, zo, nb * sizeof(int32_t));
     }
     for (size_t r = 0; r < nb; r++) /* a row holding a NaN: a NaN scale (quantize.h) */
-      if (tfcc_hyb_any_nan(x + (r0 + r) * len, len)) scale[r0 + r] = NAN;
+      if (HO_CAT(ho_any_nan_, TFCC_HO_ISA)(x + (r0 + r) * len, len)) scale[r0 + r] = NAN;
     if (len < HO_W) {
       memcpy(inv, &pinv, sizeof inv);
       memcpy(z, &pz, sizeof z);
