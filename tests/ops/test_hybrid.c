@@ -1650,6 +1650,7 @@ static void test_dwconv(void) {
   dw_case(5, 37, 40, 3, 3, 1, 1, 1, true, true);   /* long rows: groups of pixels, 16 + 16 + 8 */
   dw_case(7, 9, 16, 3, 3, 1, 1, 1, true, true);    /* 16 divides 64 (no multi-pixel vectors) */
   dw_case(15, 14, 144, 3, 3, 2, 1, 1, true, true); /* MobileNetV2's 2 x 64 + 16, stride 2 */
+  dw_case(6, 9, 44, 3, 3, 1, 1, 1, false, false);  /* AVX2: 32 + 8 + 4, per-tensor, no bias */
   /* depth multiplier > 1: the input expanded to one channel per output channel */
   dw_case_m(84, 145, 1, 16, 5, 5, 2, 0, 1, true, true); /* bcresnet's first layer (rows s2) */
   dw_case_m(9, 11, 1, 16, 5, 5, 1, 2, 1, true, true);   /* 1 -> 16, padding */

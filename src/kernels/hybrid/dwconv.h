@@ -35,7 +35,7 @@ static inline bool tfcc_hyb_dw_tap(const tfcc_conv_geom *g, int32_t oy, int32_t 
   return true;
 }
 
-/* The same results, vectorised (dwconv_body.h, per-ISA builds), where
+/* The same results, vectorised (dwconv_body.h, per-ISA builds; dwconv-avx2.c), where
  * tfcc_hyb_dwconv_fast_applies(g): any depth multiplier and at most TFCC_HYB_DW_MAX_TAPS filter
  * taps. The input comes as int16 q - zp (tfcc_hyb_quantize_asym_centered) and the filter
  * widened to int32 (done once at load, ops/hybrid.c). The kernels read one input channel per

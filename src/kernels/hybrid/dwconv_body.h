@@ -1,6 +1,7 @@
 /* Portable body of the fast hybrid depthwise convolution (dwconv.h), included by the per-ISA
  * files with TFCC_HD_ISA (name suffix) defined: GCC / Clang vectors of 16 int32 lanes (one
- * AVX-512 register, two AVX2 ones, four SSE / NEON ones). Depth multiplier 1; the input comes
+ * AVX-512 register; the scalar build's generic vectors). AVX2 has its own intrinsics kernel
+ * (dwconv-avx2.c): built for AVX2 these vectors, two registers each, stayed on the stack. Depth multiplier 1; the input comes
  * quantized and centered (int16 q - zp, half the bytes of int32), widened to int32 at load,
  * and the filter widened to int32, so that the tap loop is plain 32-bit multiply-adds. Per output pixel the taps inside the image are listed once,
  * then each block of 64 channels accumulates over them (exact, so any order) and goes

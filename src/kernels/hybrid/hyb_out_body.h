@@ -131,12 +131,84 @@ typedef uint32_t ho_u __attribute__((vector_size(HO_W * 4)));
     memcpy(h->c + (m0 + r) * h->c_stride + n0 + j0, &v, sizeof v); \
   }
 
+#if HO_W == 8 && defined(__AVX2__)
+/* AVX2 (hybrid63): pairs of 8-column vectors (the AVX2 GEMM's 16-column panels), their sums,
+ * scales and biases in registers across the tile's rows, each row's zero point and scale
+ * broadcast once for both; the same operations in the same order as HO_TILE_LOOP. The generic
+ * loop's per-call row tables and per-row reloads cost more than the arithmetic on AVX2's
+ * 6-row tiles (a 6 x 16 tile is 12 vectors). */
+static inline __attribute__((always_inline)) __m256 ho_tile_v_avx2(__m256i a, __m256i zp,
+                                                                   __m256i ws, __m256 s, __m256 fs,
+                                                                   __m256 b, bool comb, bool bias,
+                                                                   bool clamp, __m256 lo,
+                                                                   __m256 hi) {
+  const __m256 t = _mm256_cvtepi32_ps(_mm256_sub_epi32(a, _mm256_mullo_epi32(zp, ws)));
+  __m256 v = comb ? _mm256_mul_ps(t, _mm256_mul_ps(s, fs)) : _mm256_mul_ps(_mm256_mul_ps(t, s), fs);
+  if (bias) v = _mm256_add_ps(v, b);
+  if (clamp) {
+    v = _mm256_max_ps(lo, v); /* v < lo ? lo : v */
+    v = _mm256_min_ps(hi, v); /* v > hi ? hi : v */
+  }
+  return v;
+}
+
+/* Columns [0, nc16) of the tile (nc16 a multiple of 16). */
+static inline __attribute__((always_inline)) void ho_tile16_avx2(const tfcc_q8_hybrid *h,
+                                                                 const int32_t *c32, size_t NR,
+                                                                 size_t m0, size_t mr, size_t n0,
+                                                                 size_t nc16, bool comb, bool bias,
+                                                                 bool clamp) {
+  const __m256 lo = _mm256_set1_ps(h->lo), hi = _mm256_set1_ps(h->hi);
+  const int32_t *zp = h->zp;
+  const float *sc = h->scale;
+  const size_t rpg = h->rows_per_group, cs = h->c_stride;
+  float *const c = h->c + m0 * cs + n0;
+  for (size_t j0 = 0; j0 < nc16; j0 += 16) {
+    const __m256i w0 = _mm256_loadu_si256((const __m256i *)(const void *)(h->wsum + n0 + j0));
+    const __m256i w1 = _mm256_loadu_si256((const __m256i *)(const void *)(h->wsum + n0 + j0 + 8));
+    __m256 f0 = _mm256_set1_ps(h->fscale[0]), f1 = f0, b0 = _mm256_setzero_ps(), b1 = b0;
+    if (h->fscale_stride)
+      f0 = _mm256_loadu_ps(h->fscale + n0 + j0), f1 = _mm256_loadu_ps(h->fscale + n0 + j0 + 8);
+    if (bias) b0 = _mm256_loadu_ps(h->bias + n0 + j0), b1 = _mm256_loadu_ps(h->bias + n0 + j0 + 8);
+    for (size_t r = 0; r < mr; r++) {
+      const size_t grp = rpg == 1 ? m0 + r : (m0 + r) / rpg;
+      const __m256i vz = _mm256_set1_epi32(zp[grp]);
+      const __m256 vs = _mm256_set1_ps(sc[grp]);
+      const int32_t *a = c32 + r * NR + j0;
+      float *o = c + r * cs + j0;
+      const __m256i a0 = _mm256_loadu_si256((const __m256i *)(const void *)a);
+      const __m256i a1 = _mm256_loadu_si256((const __m256i *)(const void *)(a + 8));
+      _mm256_storeu_ps(o, ho_tile_v_avx2(a0, vz, w0, vs, f0, b0, comb, bias, clamp, lo, hi));
+      _mm256_storeu_ps(o + 8, ho_tile_v_avx2(a1, vz, w1, vs, f1, b1, comb, bias, clamp, lo, hi));
+    }
+  }
+}
+#endif
+
 void HO_CAT(tfcc_hyb_out_tile_, TFCC_HO_ISA)(const tfcc_q8_hybrid *h, const int32_t *c32, size_t NR,
                                              size_t m0, size_t mr, size_t n0, size_t nc) {
   const ho_f vlo = (ho_f){0} + h->lo, vhi = (ho_f){0} + h->hi;
   /* a linear layer (lo = -inf, hi = +inf): the two selects return v for every v, NaN included
      (v where the compare is false), so they are skipped */
   const bool clamp = !(h->lo == -INFINITY && h->hi == INFINITY);
+#if HO_W == 8 && defined(__AVX2__)
+  const size_t nc16 = nc & ~(size_t)15;
+  if (nc16) {
+    if (h->combined) {
+      if (h->bias)
+        ho_tile16_avx2(h, c32, NR, m0, mr, n0, nc16, true, true, clamp);
+      else
+        ho_tile16_avx2(h, c32, NR, m0, mr, n0, nc16, true, false, clamp);
+    } else {
+      if (h->bias)
+        ho_tile16_avx2(h, c32, NR, m0, mr, n0, nc16, false, true, clamp);
+      else
+        ho_tile16_avx2(h, c32, NR, m0, mr, n0, nc16, false, false, clamp);
+    }
+    if (nc16 == nc) return;
+    c32 += nc16, n0 += nc16, nc -= nc16;
+  }
+#endif
   enum { HO_ROWS = 32 };
   /* rows in groups of up to HO_ROWS, their zero points and scales looked up once */
   for (size_t r0 = 0; r0 < mr; r0 += HO_ROWS) {
@@ -331,6 +403,33 @@ static inline __m512 ho_tree16_avx512(const __m512 *p, const int max) {
 }
 #endif
 
+#if HO_W == 8 && defined(__AVX2__)
+/* The halving tree of 8 rows at once (AVX2, rows of at least 8; hybrid63): p[r] is row r's
+ * vector from the min/max part, max 0 for the min tree (lane-wise u < l ? u : l of the upper and
+ * lower halves, vminps(u, l)) and 1 for the max tree (u > l ? u : l, vmaxps(u, l)). Each level
+ * gathers the halves of 2 rows into one vector (128-bit lane permutes, then in-lane shuffles),
+ * so one min or max serves both, each lane making the select its row's own tree makes (the
+ * same NaN and zero-sign outcomes); the last permutation puts the 8 results in row order. */
+static inline __m256 ho_sel8_avx2(__m256 u, __m256 l, int max) {
+  return max ? _mm256_max_ps(u, l) : _mm256_min_ps(u, l);
+}
+
+static inline __m256 ho_tree8_avx2(const __m256 *p, const int max) {
+  __m256 v[4];
+  for (int i = 0; i < 4; i++) /* 8 -> 4: row 2i's in the low 128 bits, row 2i+1's high */
+    v[i] = ho_sel8_avx2(_mm256_permute2f128_ps(p[2 * i], p[2 * i + 1], 0x31),
+                        _mm256_permute2f128_ps(p[2 * i], p[2 * i + 1], 0x20), max);
+  __m256 w[2];
+  for (int i = 0; i < 2; i++) /* 4 -> 2: per 128 bits, rows (0, 2) and (1, 3) of the four */
+    w[i] = ho_sel8_avx2(_mm256_shuffle_ps(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)),
+                        _mm256_shuffle_ps(v[2 * i], v[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)), max);
+  /* 2 -> 1: lanes rows 0, 2, 4, 6 | 1, 3, 5, 7 */
+  const __m256 r = ho_sel8_avx2(_mm256_shuffle_ps(w[0], w[1], _MM_SHUFFLE(3, 1, 3, 1)),
+                                _mm256_shuffle_ps(w[0], w[1], _MM_SHUFFLE(2, 0, 2, 0)), max);
+  return _mm256_permutevar8x32_ps(r, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+#endif
+
 void HO_CAT(tfcc_hyb_minmax_, TFCC_HO_ISA)(const float *x, size_t n, float *lo, float *hi) {
   HO_CAT(ho_minmax_, TFCC_HO_ISA)(x, n, lo, hi);
 }
@@ -445,8 +544,22 @@ static inline void HO_CAT(ho_qd8_vec_, TFCC_HO_ISA)(const float *x, uint8_t *q, 
    * which rounds to the same integer; NaN goes to lo as before */
   f = HO_MAX(f, vflo);
   f = HO_MIN(f, vfhi);
-  const ho_ub b = __builtin_convertvector((ho_i)HO_CAT(ho_rint_, TFCC_HO_ISA)(f) + vzp, ho_ub);
+  const ho_i r = (ho_i)HO_CAT(ho_rint_, TFCC_HO_ISA)(f) + vzp;
+#if HO_W == 8 && defined(__AVX2__)
+  /* the low byte of each lane (the conversion's truncation): one byte shuffle per 128-bit half
+     and an unpack, where GCC's generic conversion extracted the 8 lanes one by one (half the
+     kernel's time on AVX2 in perf) */
+  __m256i v;
+  memcpy(&v, &r, sizeof v);
+  v = _mm256_shuffle_epi8(
+      v, _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12,
+                          -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
+  _mm_storel_epi64((__m128i *)(void *)q,
+                   _mm_unpacklo_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+#else
+  const ho_ub b = __builtin_convertvector(r, ho_ub);
   memcpy(q, &b, sizeof b);
+#endif
 }
 
 #if HO_W == 16 && defined(__AVX512BW__) && defined(__AVX512VL__)
@@ -512,6 +625,28 @@ static inline ho_v HO_CAT(ho_lane_, TFCC_HO_ISA)(ho_v v, size_t r) {
 #endif
 }
 
+/* tfcc_hyb_any_nan (quantize.h); on AVX2 (hybrid63) an unordered compare of whole vectors (the
+ * last one ending at the row's end) OR-ed and tested once, where the generic loop reduced its
+ * vector and ran a scalar tail per row (rows of 16-32 values in MobileNetV2's 1x1 layers). */
+static inline bool HO_CAT(ho_any_nan_, TFCC_HO_ISA)(const float *x, size_t n) {
+#if HO_W == 8 && defined(__AVX2__)
+  if (n >= 8) {
+    __m256 m = _mm256_setzero_ps();
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      const __m256 v = _mm256_loadu_ps(x + i);
+      m = _mm256_or_ps(m, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    }
+    if (i < n) {
+      const __m256 v = _mm256_loadu_ps(x + n - 8);
+      m = _mm256_or_ps(m, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    }
+    return _mm256_movemask_ps(m) != 0;
+  }
+#endif
+  return tfcc_hyb_any_nan(x, n);
+}
+
 /* Rows go in blocks of up to HO_W (fewer for long rows, so that a block stays in L1 until it
  * is quantized): min/max of each row, the block's parameters in vectors, then each row. */
 void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t rows, int8_t *q,
@@ -547,6 +682,21 @@ void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t 
         vhi = (ho_v)ho_tree16_avx512(pb, 1);
       }
     } else
+#elif HO_W == 8 && defined(__AVX2__)
+    if (len >= HO_W) { /* the 8 rows' trees at once (rows past nb: row r0 again, unused) */
+      __m256 pa[8], pb[8];
+      for (size_t r = 0; r < nb; r++) {
+        ho_v a, b;
+        if (len < 5 * HO_W)
+          HO_CAT(ho_minmax_short_, TFCC_HO_ISA)(x + (r0 + r) * len, len, &a, &b);
+        else
+          HO_CAT(ho_minmax_part_, TFCC_HO_ISA)(x + (r0 + r) * len, len, &a, &b);
+        pa[r] = (__m256)a, pb[r] = (__m256)b;
+      }
+      for (size_t r = nb; r < 8; r++) pa[r] = pa[0], pb[r] = pb[0];
+      vlo = (ho_v)ho_tree8_avx2(pa, 0);
+      vhi = (ho_v)ho_tree8_avx2(pb, 1);
+    } else
 #endif
     {
       for (size_t r = 0; r < nb; r++)
@@ -574,7 +724,7 @@ void HO_CAT(tfcc_hyb_qd8_rows_, TFCC_HO_ISA)(const float *x, size_t len, size_t 
       memcpy(zp + r0, zo, nb * sizeof(int32_t));
     }
     for (size_t r = 0; r < nb; r++) /* a row holding a NaN: a NaN scale (quantize.h) */
-      if (tfcc_hyb_any_nan(x + (r0 + r) * len, len)) scale[r0 + r] = NAN;
+      if (HO_CAT(ho_any_nan_, TFCC_HO_ISA)(x + (r0 + r) * len, len)) scale[r0 + r] = NAN;
     if (len < HO_W) {
       memcpy(inv, &pinv, sizeof inv);
       memcpy(z, &pz, sizeof z);
