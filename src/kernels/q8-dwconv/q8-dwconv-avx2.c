@@ -100,11 +100,13 @@ static inline void q8dw_requant(uint8_t *c, q8dw_acc acc, const float *scale, fl
   memcpy(c, tmp, n);
 }
 
-/* 3x3 window at stride 1, dilation 1 (a run's taps: 3 rows of 3 adjacent pixels, step c):
- * each input column's 16 channels are widened once and serve the 3 pixels that read it; a
- * tap pair is then one vpunpcklwd / vpunpckhwd of two widened columns, which puts channels
- * 0-3, 8-11 in one accumulator and 4-7, 12-15 in the other: the weights, biases and scales
- * are permuted the same way once per 16-channel group, and packssdw of the two restores
+/* 3x3 window at stride 1 or 2, dilation 1 (a run's taps: 3 rows of 3 adjacent pixels, step
+ * c or 2c): each input column's 16 channels are widened once and serve every pixel that reads
+ * it (3 at stride 1; at stride 2 the even columns serve 2 pixels, column 2j + 2 being pixel j's
+ * last and pixel j + 1's first, the odd ones 1: 2 widenings per filter row and pixel instead of
+ * 3); a tap pair is then one vpunpcklwd / vpunpckhwd of two widened columns, which puts
+ * channels 0-3, 8-11 in one accumulator and 4-7, 12-15 in the other: the weights, biases and
+ * scales are permuted the same way once per 16-channel group, and packssdw of the two restores
  * channel order. Full 16-channel groups; returns how many channels it wrote (0: not this
  * case). Same sums and requantization as q8dw_sum / q8dw_requant. */
 static inline __m256i col16(const uint8_t *p, bool is_signed) {
@@ -123,54 +125,81 @@ static inline __m256i lanes_hi(const void *p) { /* [p[4..7] | p[12..15]] */
   return _mm256_permute2x128_si256(a, b, 0x31);
 }
 
+/* one 16-channel group's weights (pair p: row p of the pair layout), bias and scales in the
+ * unpack's lane order, and the epilogue's constants */
+typedef struct w3x3 {
+  __m256i wl[5], wh[5], bl, bh;
+  __m256 sl, sh, lo, hi;
+  __m256i zp, ff;
+} w3x3;
+
+/* One pixel from its 9 widened columns (rows x, y, z; columns 0..2), 16 bytes to out. */
+static inline __attribute__((always_inline)) void px3x3(const w3x3 *w, __m256i x0, __m256i x1,
+                                                        __m256i x2, __m256i y0, __m256i y1,
+                                                        __m256i y2, __m256i z0, __m256i z1,
+                                                        __m256i z2, uint8_t *out) {
+  /* taps in pairs: (0,0)(0,1) (0,2)(1,0) (1,1)(1,2) (2,0)(2,1) (2,2)- */
+  __m256i al = _mm256_add_epi32(w->bl, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), w->wl[0]));
+  __m256i ah = _mm256_add_epi32(w->bh, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), w->wh[0]));
+  __m256i cl = _mm256_madd_epi16(_mm256_unpacklo_epi16(x2, y0), w->wl[1]);
+  __m256i chh = _mm256_madd_epi16(_mm256_unpackhi_epi16(x2, y0), w->wh[1]);
+  al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(y1, y2), w->wl[2]));
+  ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(y1, y2), w->wh[2]));
+  cl = _mm256_add_epi32(cl, _mm256_madd_epi16(_mm256_unpacklo_epi16(z0, z1), w->wl[3]));
+  chh = _mm256_add_epi32(chh, _mm256_madd_epi16(_mm256_unpackhi_epi16(z0, z1), w->wh[3]));
+  al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(z2, z2), w->wl[4]));
+  ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(z2, z2), w->wh[4]));
+  al = _mm256_add_epi32(al, cl);
+  ah = _mm256_add_epi32(ah, chh);
+  const __m256i vl = _mm256_cvtps_epi32(
+      _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(al), w->sl), w->lo), w->hi));
+  const __m256i vh = _mm256_cvtps_epi32(
+      _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(ah), w->sh), w->lo), w->hi));
+  const __m256i v = _mm256_and_si256(_mm256_add_epi16(_mm256_packs_epi32(vl, vh), w->zp), w->ff);
+  _mm_storeu_si128((__m128i *)(void *)out,
+                   _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+}
+
 static inline size_t run3x3(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
                             const tfcc_q8_out *o, size_t n, size_t step, bool is_signed) {
-  if (ntaps != 9 || step != c || c < 16) return 0;
+  if (ntaps != 9 || (step != c && step != 2 * c) || c < 16) return 0;
   for (size_t t = 0; t < 9; t += 3)
     if (taps[t + 1] != taps[t] + c || taps[t + 2] != taps[t] + 2 * c) return 0;
   const size_t c16 = (c + 15) & ~(size_t)15;
-  const __m256 vlo = _mm256_set1_ps(o->lo), vhi = _mm256_set1_ps(o->hi);
-  const __m256i vzp = _mm256_set1_epi16((int16_t)o->zp), vff = _mm256_set1_epi16(0xFF);
+  w3x3 w;
+  w.lo = _mm256_set1_ps(o->lo), w.hi = _mm256_set1_ps(o->hi);
+  w.zp = _mm256_set1_epi16((int16_t)o->zp), w.ff = _mm256_set1_epi16(0xFF);
   const size_t groups = c / 16;
   for (size_t gi = 0; gi < groups; gi++) {
     const size_t ch = gi * 16;
-    __m256i wl[5], wh[5]; /* pair p's weights, row p of the pair layout */
     for (size_t p = 0; p < 5; p++) {
-      wl[p] = lanes_lo(pw + (2 + p) * c16 + ch);
-      wh[p] = lanes_hi(pw + (2 + p) * c16 + ch);
+      w.wl[p] = lanes_lo(pw + (2 + p) * c16 + ch);
+      w.wh[p] = lanes_hi(pw + (2 + p) * c16 + ch);
     }
-    const __m256i bl = lanes_lo(pw + ch), bh = lanes_hi(pw + ch);
-    const __m256 sl = _mm256_castsi256_ps(lanes_lo(pw + c16 + ch));
-    const __m256 sh = _mm256_castsi256_ps(lanes_hi(pw + c16 + ch));
+    w.bl = lanes_lo(pw + ch), w.bh = lanes_hi(pw + ch);
+    w.sl = _mm256_castsi256_ps(lanes_lo(pw + c16 + ch));
+    w.sh = _mm256_castsi256_ps(lanes_hi(pw + c16 + ch));
     const uint8_t *r0 = taps[0] + ch, *r1 = taps[3] + ch, *r2 = taps[6] + ch;
-    __m256i x0 = col16(r0, is_signed), x1 = col16(r0 + c, is_signed);
-    __m256i y0 = col16(r1, is_signed), y1 = col16(r1 + c, is_signed);
-    __m256i z0 = col16(r2, is_signed), z1 = col16(r2 + c, is_signed);
     uint8_t *out = o->c + ch;
-    for (size_t i = 0, off = 2 * c; i < n; i++, off += c, out += c) {
-      const __m256i x2 = col16(r0 + off, is_signed), y2 = col16(r1 + off, is_signed);
-      const __m256i z2 = col16(r2 + off, is_signed);
-      /* taps in pairs: (0,0)(0,1) (0,2)(1,0) (1,1)(1,2) (2,0)(2,1) (2,2)- */
-      __m256i al = _mm256_add_epi32(bl, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), wl[0]));
-      __m256i ah = _mm256_add_epi32(bh, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), wh[0]));
-      __m256i cl = _mm256_madd_epi16(_mm256_unpacklo_epi16(x2, y0), wl[1]);
-      __m256i chh = _mm256_madd_epi16(_mm256_unpackhi_epi16(x2, y0), wh[1]);
-      al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(y1, y2), wl[2]));
-      ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(y1, y2), wh[2]));
-      cl = _mm256_add_epi32(cl, _mm256_madd_epi16(_mm256_unpacklo_epi16(z0, z1), wl[3]));
-      chh = _mm256_add_epi32(chh, _mm256_madd_epi16(_mm256_unpackhi_epi16(z0, z1), wh[3]));
-      al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(z2, z2), wl[4]));
-      ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(z2, z2), wh[4]));
-      al = _mm256_add_epi32(al, cl);
-      ah = _mm256_add_epi32(ah, chh);
-      const __m256i vl = _mm256_cvtps_epi32(
-          _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(al), sl), vlo), vhi));
-      const __m256i vh = _mm256_cvtps_epi32(
-          _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(ah), sh), vlo), vhi));
-      const __m256i v = _mm256_and_si256(_mm256_add_epi16(_mm256_packs_epi32(vl, vh), vzp), vff);
-      _mm_storeu_si128((__m128i *)(void *)out,
-                       _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
-      x0 = x1, x1 = x2, y0 = y1, y1 = y2, z0 = z1, z1 = z2;
+    __m256i x0 = col16(r0, is_signed), y0 = col16(r1, is_signed), z0 = col16(r2, is_signed);
+    if (step == c) { /* pixel i reads columns i..i + 2: one new column per row */
+      __m256i x1 = col16(r0 + c, is_signed), y1 = col16(r1 + c, is_signed);
+      __m256i z1 = col16(r2 + c, is_signed);
+      for (size_t i = 0, off = 2 * c; i < n; i++, off += c, out += c) {
+        const __m256i x2 = col16(r0 + off, is_signed), y2 = col16(r1 + off, is_signed);
+        const __m256i z2 = col16(r2 + off, is_signed);
+        px3x3(&w, x0, x1, x2, y0, y1, y2, z0, z1, z2, out);
+        x0 = x1, x1 = x2, y0 = y1, y1 = y2, z0 = z1, z1 = z2;
+      }
+      continue;
+    }
+    /* stride 2: pixel i reads columns 2i..2i + 2, column 2i from pixel i - 1 */
+    for (size_t i = 0, off = c; i < n; i++, off += 2 * c, out += c) {
+      const __m256i x1 = col16(r0 + off, is_signed), x2 = col16(r0 + off + c, is_signed);
+      const __m256i y1 = col16(r1 + off, is_signed), y2 = col16(r1 + off + c, is_signed);
+      const __m256i z1 = col16(r2 + off, is_signed), z2 = col16(r2 + off + c, is_signed);
+      px3x3(&w, x0, x1, x2, y0, y1, y2, z0, z1, z2, out);
+      x0 = x2, y0 = y2, z0 = z2;
     }
   }
   return groups * 16;
