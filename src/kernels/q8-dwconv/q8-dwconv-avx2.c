@@ -115,7 +115,7 @@ static inline void q8dw_requant(uint8_t *c, q8dw_acc acc, const float *scale, fl
  * of the two restores channel order. Full 16-channel groups; returns how many channels it
  * wrote (0: not this case). Same int32 sums (exact products, wrapping adds) and
  * requantization as q8dw_sum / q8dw_requant. */
-static inline __m256i col16(const uint8_t *p, bool is_signed) {
+static inline __attribute__((always_inline)) __m256i col16(const uint8_t *p, bool is_signed) {
   return widen16(_mm_loadu_si128((const __m128i *)(const void *)p), is_signed);
 }
 
@@ -195,8 +195,10 @@ static inline __attribute__((always_inline)) void px3x3(const w3x3 *w, p16 v0, p
                    _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
 }
 
-static inline size_t run3x3(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
-                            const tfcc_q8_out *o, size_t n, size_t step, bool is_signed) {
+static inline __attribute__((always_inline)) size_t run3x3(size_t c, size_t ntaps,
+                                                           const uint8_t *const *taps,
+                                                           const int32_t *pw, const tfcc_q8_out *o,
+                                                           size_t n, size_t step, bool is_signed) {
   if (ntaps != 9 || (step != c && step != 2 * c) || c < 16) return 0;
   for (size_t t = 0; t < 9; t += 3)
     if (taps[t + 1] != taps[t] + c || taps[t + 2] != taps[t] + 2 * c) return 0;
