@@ -224,6 +224,14 @@ int main(void) {
       test_dw(k, pl, q, 1, 5, 70, 2, 3, 3, 1, 1, false, true);
       test_dw(k, pl, q, 2, 4, 37, 4, 5, 5, 1, 1, true, ci % 3 == 1);
       test_dw(k, pl, q, 1, 9, 9, 32, 3, 3, 2, 1, true, true);
+      /* 3x3 stride 2 (AVX2's run reuses each even column for 2 pixels): even and odd widths,
+       * SAME and VALID, runs of 1 pixel (out_w 1, 2), 16-channel groups with and without a
+       * tail, uint8 and int8 */
+      test_dw(k, pl, q, 1, 7, 16, 48, 3, 3, 2, 1, false, true);
+      test_dw(k, pl, q, 2, 9, 17, 31, 3, 3, 2, 1, true, ci % 2 == 1);
+      test_dw(k, pl, q, 1, 5, 4, 16, 3, 3, 2, 1, false, true);
+      test_dw(k, pl, q, 1, 6, 5, 17, 3, 3, 2, 1, true, true);
+      test_dw(k, pl, q, 1, 8, 14, 64, 3, 3, 2, 1, true, true);
     }
   }
   CHECK(tested >= 1);

@@ -100,77 +100,143 @@ static inline void q8dw_requant(uint8_t *c, q8dw_acc acc, const float *scale, fl
   memcpy(c, tmp, n);
 }
 
-/* 3x3 window at stride 1, dilation 1 (a run's taps: 3 rows of 3 adjacent pixels, step c):
- * each input column's 16 channels are widened once and serve the 3 pixels that read it; a
- * tap pair is then one vpunpcklwd / vpunpckhwd of two widened columns, which puts channels
- * 0-3, 8-11 in one accumulator and 4-7, 12-15 in the other: the weights, biases and scales
- * are permuted the same way once per 16-channel group, and packssdw of the two restores
- * channel order. Full 16-channel groups; returns how many channels it wrote (0: not this
- * case). Same sums and requantization as q8dw_sum / q8dw_requant. */
-static inline __m256i col16(const uint8_t *p, bool is_signed) {
+/* 3x3 window at stride 1 or 2, dilation 1 (a run's taps: 3 rows of 3 adjacent pixels, step
+ * c or 2c). The tap pairs are formed from widened input columns (16 channels each, widened
+ * once) by vpunpcklwd / vpunpckhwd, and each interleaved pair is built once and used by every
+ * pixel that reads it, with that pixel's weights: per column j, V_j = (row 0, row 1) of
+ * column j and H_j = (row 2 of column j, row 2 of column j + 1). At stride 1 pixel i takes
+ * V_i, V_i+1, V_i+2 with weights (w0x, w1x), H_i with (w20, w21) and H_i+1 with (0, w22): per
+ * pixel 3 widenings and 4 unpacks (one new column). At stride 2 pixel i takes V_2i, V_2i+1,
+ * V_2i+2, H_2i-1 with (0, w20) and H_2i+1 with (w21, w22): 6 widenings and 6 unpacks (two
+ * new columns; the run's first H_-1 is (z_0, z_0)). The pair loop takes 20 shuffles per pixel
+ * and 16 channels. The weight pairs are made from the packed ones (taps 2p, 2p + 1) once per
+ * 16-channel group and run; the unpacks put channels 0-3, 8-11 in one accumulator and 4-7,
+ * 12-15 in the other, so weights, biases and scales are permuted the same way, and packssdw
+ * of the two restores channel order. Full 16-channel groups; returns how many channels it
+ * wrote (0: not this case). Same int32 sums (exact products, wrapping adds) and
+ * requantization as q8dw_sum / q8dw_requant. */
+static inline __attribute__((always_inline)) __m256i col16(const uint8_t *p, bool is_signed) {
   return widen16(_mm_loadu_si128((const __m128i *)(const void *)p), is_signed);
 }
 
-static inline __m256i lanes_lo(const void *p) { /* [p[0..3] | p[8..11]] of 16 int32 */
-  const __m256i a = _mm256_loadu_si256((const __m256i *)p);
-  const __m256i b = _mm256_loadu_si256((const __m256i *)((const int32_t *)p + 8));
-  return _mm256_permute2x128_si256(a, b, 0x20);
+static inline __m256i load8(const int32_t *p) {
+  return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
 
-static inline __m256i lanes_hi(const void *p) { /* [p[4..7] | p[12..15]] */
-  const __m256i a = _mm256_loadu_si256((const __m256i *)p);
-  const __m256i b = _mm256_loadu_si256((const __m256i *)((const int32_t *)p + 8));
-  return _mm256_permute2x128_si256(a, b, 0x31);
+typedef struct p16 { /* an interleaved pair: channels 0-3, 8-11 (l) and 4-7, 12-15 (h) */
+  __m256i l, h;
+} p16;
+
+static inline p16 ilv(__m256i a, __m256i b) {
+  const p16 r = {_mm256_unpacklo_epi16(a, b), _mm256_unpackhi_epi16(a, b)};
+  return r;
 }
 
-static inline size_t run3x3(size_t c, size_t ntaps, const uint8_t *const *taps, const int32_t *pw,
-                            const tfcc_q8_out *o, size_t n, size_t step, bool is_signed) {
-  if (ntaps != 9 || step != c || c < 16) return 0;
+static inline p16 lanes(__m256i a, __m256i b) { /* channels 0-7 in a, 8-15 in b */
+  const p16 r = {_mm256_permute2x128_si256(a, b, 0x20), _mm256_permute2x128_si256(a, b, 0x31)};
+  return r;
+}
+
+/* one 16-channel group's weight pairs (V_0, V_1, V_2, then the two H), bias and scales in the
+ * unpack's lane order, and the epilogue's constants */
+typedef struct w3x3 {
+  p16 w[5], b;
+  __m256 sl, sh, lo, hi;
+  __m256i zp, ff;
+} w3x3;
+
+/* The pairs from the packed rows R_p = (w_2p, w_2p+1) int16 per channel: taps (r, x) are
+ * w_3r+x; R0 (w00, w01), R1 (w02, w10), R2 (w11, w12), R3 (w20, w21), R4 (w22, 0). */
+static inline void weights3x3(w3x3 *w, const int32_t *pw, size_t c16, size_t ch, bool s2) {
+  __m256i r[5][2];
+  for (size_t p = 0; p < 5; p++)
+    for (size_t k = 0; k < 2; k++) r[p][k] = load8(pw + (2 + p) * c16 + ch + 8 * k);
+  __m256i v[5][2];
+  for (size_t k = 0; k < 2; k++) {
+    v[0][k] = _mm256_blend_epi16(r[0][k], r[1][k], 0xAA); /* (w00, w10) */
+    v[1][k] = _mm256_blend_epi16(_mm256_srli_epi32(r[0][k], 16), _mm256_slli_epi32(r[2][k], 16),
+                                 0xAA);                   /* (w01, w11) */
+    v[2][k] = _mm256_blend_epi16(r[1][k], r[2][k], 0xAA); /* (w02, w12) */
+    if (s2) {
+      v[3][k] = _mm256_slli_epi32(r[3][k], 16); /* (0, w20) */
+      v[4][k] = _mm256_blend_epi16(_mm256_srli_epi32(r[3][k], 16), _mm256_slli_epi32(r[4][k], 16),
+                                   0xAA); /* (w21, w22) */
+    } else {
+      v[3][k] = r[3][k];                        /* (w20, w21) */
+      v[4][k] = _mm256_slli_epi32(r[4][k], 16); /* (0, w22) */
+    }
+  }
+  for (size_t p = 0; p < 5; p++) w->w[p] = lanes(v[p][0], v[p][1]);
+  w->b = lanes(load8(pw + ch), load8(pw + ch + 8));
+  const p16 sc = lanes(load8(pw + c16 + ch), load8(pw + c16 + ch + 8));
+  w->sl = _mm256_castsi256_ps(sc.l), w->sh = _mm256_castsi256_ps(sc.h);
+}
+
+static inline __m256i madd2(__m256i acc, __m256i x, __m256i w) {
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(x, w));
+}
+
+/* One pixel from its 5 pairs (against w->w[0..4]), 16 bytes to out. */
+static inline __attribute__((always_inline)) void px3x3(const w3x3 *w, p16 v0, p16 v1, p16 v2,
+                                                        p16 ha, p16 hb, uint8_t *out) {
+  __m256i al = madd2(w->b.l, v0.l, w->w[0].l), ah = madd2(w->b.h, v0.h, w->w[0].h);
+  __m256i cl = _mm256_madd_epi16(v1.l, w->w[1].l), chh = _mm256_madd_epi16(v1.h, w->w[1].h);
+  al = madd2(al, v2.l, w->w[2].l), ah = madd2(ah, v2.h, w->w[2].h);
+  cl = madd2(cl, ha.l, w->w[3].l), chh = madd2(chh, ha.h, w->w[3].h);
+  al = madd2(al, hb.l, w->w[4].l), ah = madd2(ah, hb.h, w->w[4].h);
+  al = _mm256_add_epi32(al, cl);
+  ah = _mm256_add_epi32(ah, chh);
+  const __m256i vl = _mm256_cvtps_epi32(
+      _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(al), w->sl), w->lo), w->hi));
+  const __m256i vh = _mm256_cvtps_epi32(
+      _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(ah), w->sh), w->lo), w->hi));
+  const __m256i v = _mm256_and_si256(_mm256_add_epi16(_mm256_packs_epi32(vl, vh), w->zp), w->ff);
+  _mm_storeu_si128((__m128i *)(void *)out,
+                   _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
+}
+
+static inline __attribute__((always_inline)) size_t run3x3(size_t c, size_t ntaps,
+                                                           const uint8_t *const *taps,
+                                                           const int32_t *pw, const tfcc_q8_out *o,
+                                                           size_t n, size_t step, bool is_signed) {
+  if (ntaps != 9 || (step != c && step != 2 * c) || c < 16) return 0;
   for (size_t t = 0; t < 9; t += 3)
     if (taps[t + 1] != taps[t] + c || taps[t + 2] != taps[t] + 2 * c) return 0;
   const size_t c16 = (c + 15) & ~(size_t)15;
-  const __m256 vlo = _mm256_set1_ps(o->lo), vhi = _mm256_set1_ps(o->hi);
-  const __m256i vzp = _mm256_set1_epi16((int16_t)o->zp), vff = _mm256_set1_epi16(0xFF);
+  const bool s2 = step != c;
+  w3x3 w;
+  w.lo = _mm256_set1_ps(o->lo), w.hi = _mm256_set1_ps(o->hi);
+  w.zp = _mm256_set1_epi16((int16_t)o->zp), w.ff = _mm256_set1_epi16(0xFF);
   const size_t groups = c / 16;
   for (size_t gi = 0; gi < groups; gi++) {
     const size_t ch = gi * 16;
-    __m256i wl[5], wh[5]; /* pair p's weights, row p of the pair layout */
-    for (size_t p = 0; p < 5; p++) {
-      wl[p] = lanes_lo(pw + (2 + p) * c16 + ch);
-      wh[p] = lanes_hi(pw + (2 + p) * c16 + ch);
-    }
-    const __m256i bl = lanes_lo(pw + ch), bh = lanes_hi(pw + ch);
-    const __m256 sl = _mm256_castsi256_ps(lanes_lo(pw + c16 + ch));
-    const __m256 sh = _mm256_castsi256_ps(lanes_hi(pw + c16 + ch));
+    weights3x3(&w, pw, c16, ch, s2);
     const uint8_t *r0 = taps[0] + ch, *r1 = taps[3] + ch, *r2 = taps[6] + ch;
-    __m256i x0 = col16(r0, is_signed), x1 = col16(r0 + c, is_signed);
-    __m256i y0 = col16(r1, is_signed), y1 = col16(r1 + c, is_signed);
-    __m256i z0 = col16(r2, is_signed), z1 = col16(r2 + c, is_signed);
     uint8_t *out = o->c + ch;
-    for (size_t i = 0, off = 2 * c; i < n; i++, off += c, out += c) {
-      const __m256i x2 = col16(r0 + off, is_signed), y2 = col16(r1 + off, is_signed);
-      const __m256i z2 = col16(r2 + off, is_signed);
-      /* taps in pairs: (0,0)(0,1) (0,2)(1,0) (1,1)(1,2) (2,0)(2,1) (2,2)- */
-      __m256i al = _mm256_add_epi32(bl, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), wl[0]));
-      __m256i ah = _mm256_add_epi32(bh, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), wh[0]));
-      __m256i cl = _mm256_madd_epi16(_mm256_unpacklo_epi16(x2, y0), wl[1]);
-      __m256i chh = _mm256_madd_epi16(_mm256_unpackhi_epi16(x2, y0), wh[1]);
-      al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(y1, y2), wl[2]));
-      ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(y1, y2), wh[2]));
-      cl = _mm256_add_epi32(cl, _mm256_madd_epi16(_mm256_unpacklo_epi16(z0, z1), wl[3]));
-      chh = _mm256_add_epi32(chh, _mm256_madd_epi16(_mm256_unpackhi_epi16(z0, z1), wh[3]));
-      al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(z2, z2), wl[4]));
-      ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(z2, z2), wh[4]));
-      al = _mm256_add_epi32(al, cl);
-      ah = _mm256_add_epi32(ah, chh);
-      const __m256i vl = _mm256_cvtps_epi32(
-          _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(al), sl), vlo), vhi));
-      const __m256i vh = _mm256_cvtps_epi32(
-          _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(ah), sh), vlo), vhi));
-      const __m256i v = _mm256_and_si256(_mm256_add_epi16(_mm256_packs_epi32(vl, vh), vzp), vff);
-      _mm_storeu_si128((__m128i *)(void *)out,
-                       _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1)));
-      x0 = x1, x1 = x2, y0 = y1, y1 = y2, z0 = z1, z1 = z2;
+    p16 v0 = ilv(col16(r0, is_signed), col16(r1, is_signed));
+    __m256i z0 = col16(r2, is_signed);
+    if (!s2) { /* pixel i reads columns i..i + 2: one new column per pixel */
+      const __m256i z1 = col16(r2 + c, is_signed);
+      p16 v1 = ilv(col16(r0 + c, is_signed), col16(r1 + c, is_signed)), h0 = ilv(z0, z1);
+      z0 = z1; /* the last column's row 2 */
+      for (size_t i = 0, off = 2 * c; i < n; i++, off += c, out += c) {
+        const __m256i z2 = col16(r2 + off, is_signed);
+        const p16 v2 = ilv(col16(r0 + off, is_signed), col16(r1 + off, is_signed));
+        const p16 h1 = ilv(z0, z2);
+        px3x3(&w, v0, v1, v2, h0, h1, out);
+        v0 = v1, v1 = v2, h0 = h1, z0 = z2;
+      }
+      continue;
+    }
+    /* stride 2: pixel i reads columns 2i..2i + 2; V_2i and H_2i-1 from pixel i - 1 */
+    p16 hm = ilv(z0, z0);
+    for (size_t i = 0, off = c; i < n; i++, off += 2 * c, out += c) {
+      const __m256i z1 = col16(r2 + off, is_signed), z2 = col16(r2 + off + c, is_signed);
+      const p16 v1 = ilv(col16(r0 + off, is_signed), col16(r1 + off, is_signed));
+      const p16 v2 = ilv(col16(r0 + off + c, is_signed), col16(r1 + off + c, is_signed));
+      const p16 hp = ilv(z1, z2);
+      px3x3(&w, v0, v1, v2, hm, hp, out);
+      v0 = v2, hm = hp;
     }
   }
   return groups * 16;
