@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/hash64.h"
@@ -560,7 +561,44 @@ static void test_stale(model_case *mc) {
  * content hash); with verify on, by content; rewritten in place at the same size with its
  * mtime put back (only ctime tells), the cache is refused as stale and the new bytes' output
  * comes out. */
-static void test_identity(model_case *mc) {
+/* The settled copies test_identity loads (a plain and a watermarked copy of mc's model, in
+ * g_dir): written before the other tests of the model, so that they have settled
+ * (TFCC_MF_SETTLED_S) by the time test_identity runs instead of it sleeping that long. true
+ * when both were written. */
+static bool write_settled_copies(const model_case *mc) {
+  size_t n = 0;
+  uint8_t *orig = read_file(mc->path, &n);
+  char path[600], wm_path[600];
+  snprintf(path, sizeof path, "%s/settled_%s", g_dir, mc->file);
+  snprintf(wm_path, sizeof wm_path, "%s/settled_wm_%s", g_dir, mc->file);
+  void *wm = NULL;
+  size_t wm_n = 0;
+  CHECK(orig && tfcc_watermark_embed(orig, n, "acme/cache test", &wm, &wm_n) == TFCC_OK);
+  const bool ok = wm && lc_write_file(wm_path, wm, wm_n) && lc_write_file(path, orig, n);
+  free(wm);
+  free(orig);
+  return ok;
+}
+
+/* Waits until the files at paths[0..n) have settled: their last change (mtime, ctime) at least
+ * TFCC_MF_SETTLED_S + 1 seconds ago (model_file.c's test, with a second to spare). */
+static bool wait_settled(const char *const *paths, int n) {
+  time_t last = 0;
+  for (int i = 0; i < n; i++) {
+    struct stat s;
+    if (stat(paths[i], &s) != 0) return false;
+    if (s.st_mtim.tv_sec > last) last = s.st_mtim.tv_sec;
+    if (s.st_ctim.tv_sec > last) last = s.st_ctim.tv_sec;
+  }
+  for (;;) {
+    struct timespec t;
+    if (clock_gettime(CLOCK_REALTIME, &t) != 0) return false;
+    if (t.tv_sec - last >= TFCC_MF_SETTLED_S + 1) return true;
+    sleep((unsigned)(TFCC_MF_SETTLED_S + 1 - (t.tv_sec - last)));
+  }
+}
+
+static void test_identity(model_case *mc, bool copies_ok) {
   size_t n = 0;
   uint8_t *orig = read_file(mc->path, &n);
   uint8_t *var = orig ? stale_variant(orig, n) : NULL;
@@ -573,14 +611,10 @@ static void test_identity(model_case *mc) {
   snprintf(wm_cache, sizeof wm_cache, "%s/%s.wm.wc", g_dir, mc->file);
   unlink(cache);
   unlink(wm_cache);
-  /* a watermarked copy, settled with the other */
-  void *wm = NULL;
-  size_t wm_n = 0;
-  CHECK(orig && tfcc_watermark_embed(orig, n, "acme/cache test", &wm, &wm_n) == TFCC_OK);
-  const bool wm_ok = wm && lc_write_file(wm_path, wm, wm_n);
-  free(wm);
-  if (var && rt && wm_ok && lc_write_file(path, orig, n)) {
-    sleep(TFCC_MF_SETTLED_S + 1); /* a settled file: its identity is recorded */
+  /* the plain and the watermarked copy (write_settled_copies), settled: identities recorded */
+  const char *copies[2] = {path, wm_path};
+  CHECK(copies_ok && wait_settled(copies, 2));
+  if (var && rt && copies_ok) {
     static uint8_t out[OUT_CAP], want[OUT_CAP];
     size_t ob = 0, wb = 0;
     tfcc_wcache_stats st;
@@ -763,6 +797,8 @@ int main(void) {
       tfcc_test_skipped = 1;
       continue;
     }
+    /* test_identity's settled copies of the first model, settling meanwhile */
+    const bool copies_ok = c == 0 && write_settled_copies(mc);
     for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) test_model(mc, caps[i], NULL);
     if (mc->light) {
       free(mc->ref);
@@ -776,7 +812,7 @@ int main(void) {
     test_model(mc, NULL, &dmg[c]);
     test_foreign(mc, "avx2", "sse4");
     test_stale(mc);
-    if (c == 0) test_identity(mc);
+    if (c == 0) test_identity(mc, copies_ok);
     test_race(mc);
     free(mc->ref);
   }

@@ -15,7 +15,8 @@ static inline float dw_clamp(float v, float lo, float hi) {
 #ifdef TFCC_DW_F32V
 /* Explicit vectors (the ISA file includes its kernels/simd/f32v_<isa>.h and defines
  * TFCC_DW_F32V, for targets where the compiler does not keep the block below in registers:
- * wasm32): 4 vectors of channels per pass, then one, then a partial one; per channel the same
+ * wasm32; and AVX2, where it is faster and ASan does not scalarise it): 4 vectors of channels
+ * per pass, then whole vectors, then a partial one (masked: slow on AMD); per channel the same
  * sum in the same order as the portable loop (bias, then each tap's product, in tap order),
  * clamped by f32v_clamp (NaN passes, as dw_clamp). */
 #define DW_TAP_X(ky, kx) \
@@ -48,8 +49,15 @@ static inline void dw_pixel(const float *restrict img, ptrdiff_t base, const flo
     f32v_st(out_px + c + 2 * F32V_N, f32v_clamp(a2, vlo, vhi));
     f32v_st(out_px + c + 3 * F32V_N, f32v_clamp(a3, vlo, vhi));
   }
-  for (; c < C; c += F32V_N) {
-    const size_t n = (size_t)(C - c) < F32V_N ? (size_t)(C - c) : F32V_N;
+  for (; c + F32V_N <= C; c += F32V_N) {
+    f32v a = bias ? f32v_ld(bias + c) : f32v_zero();
+    for (int32_t ky = ky0; ky < ky1; ky++)
+      for (int32_t kx = kx0; kx < kx1; kx++)
+        a = f32v_add(a, f32v_mul(f32v_ld(DW_TAP_X(ky, kx)), f32v_ld(DW_TAP_F(ky, kx))));
+    f32v_st(out_px + c, f32v_clamp(a, vlo, vhi));
+  }
+  if (c < C) {
+    const size_t n = (size_t)(C - c);
     f32v a = bias ? f32v_ld_n(bias + c, n) : f32v_zero();
     for (int32_t ky = ky0; ky < ky1; ky++)
       for (int32_t kx = kx0; kx < kx1; kx++)
