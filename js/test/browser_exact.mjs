@@ -42,7 +42,7 @@ const names = fs.existsSync(path.join(models, 'ref')) ? fs.readdirSync(path.join
   .filter((n) => fs.existsSync(path.join(models, `${n}.tflite`)) && fs.existsSync(path.join(models, 'ref', n, 'output_0.npy')))
   .filter((n) => !OTHER_REF.has(n)).sort() : [];
 
-const ROOTS = {'/pkg/': pkg, '/conf/': conf, '/models/': models, '/': path.join(HERE, 'browser')};
+const ROOTS = {'/pkg/': pkg, '/conf/': conf, '/models/': models, '/test/': HERE, '/': path.join(HERE, 'browser')};
 const MIME = {'.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm'};
 const {server, base} = await serveStatic(ROOTS, MIME);
 const jsFlags = opt('--js-flags', '');

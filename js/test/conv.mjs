@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
+import {floatDistance, floatWithin} from './float_compare.mjs';
 import {readNpy} from './npy.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -43,11 +44,8 @@ for (const isa of ['wasmsimd', 'generic']) {
         assert.deepEqual(Array.from(out), Array.from(ref), `${c.name} out${o} (${isa})`);
       } else {
         for (let i = 0; i < ref.length; i++) {
-          // NaN for NaN and equal infinities match (as tests/ops/test_conformance.c)
-          const same = (Number.isNaN(out[i]) && Number.isNaN(ref[i])) || out[i] === ref[i];
-          const d = Math.abs(out[i] - ref[i]);
-          assert.ok(same || d <= 1e-5 + 1e-5 * Math.abs(ref[i]),
-                    `${c.name} out${o} (${isa}) [${i}]: ${out[i]} vs ${ref[i]} (|d| ${d})`);
+          assert.ok(floatWithin(out[i], ref[i], 1e-5 + 1e-5 * Math.abs(ref[i])),
+                    `${c.name} out${o} (${isa}) [${i}]: ${out[i]} vs ${ref[i]} (|d| ${floatDistance(out[i], ref[i])})`);
         }
       }
       checks++;

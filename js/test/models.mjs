@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
+import {floatDistance, floatWithin} from './float_compare.mjs';
 import {readNpy} from './npy.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -87,15 +88,9 @@ for (const name of names) {
     for (let k = 0; k < got.length; k++) {
       let a = got[k], b = ref.data[k];
       if (typeof a === 'bigint') { a = Number(a); b = Number(b); }
-      let tol = 0;
-      if (t.dtype === 'float32') {
-        tol = 1e-3 + 1e-3 * Math.abs(b);
-        if (Number.isNaN(a) !== Number.isNaN(b)) a = b + 2 * tol + 1;
-        else if (Number.isNaN(a)) a = b = 0;
-      }
-      const d = Math.abs(a - b);
+      const d = floatDistance(a, b);
       if (d > 0) differ++;
-      if (d > tol) over++;
+      if (!floatWithin(a, b, t.dtype === 'float32' ? 1e-3 + 1e-3 * Math.abs(b) : 0)) over++;
       if (d > maxDiff) maxDiff = d;
     }
     let ok;

@@ -33,7 +33,11 @@ typedef struct tfl_ctx {
   tfcc_err *err;
   size_t budget; /* bytes the loader may still allocate or scan (see tfl_charge) */
   uint32_t n_buffers;
-  tfl_buffer *buffers;
+  tfl_buffer *buffers; /* buffers[0] always empty: see buffer0 */
+  /* Buffer 0 as the file holds it. The schema makes it the empty sentinel: TFLite's model
+   * reader gives a tensor of buffer 0 no data whatever it holds, so buffers[0] is cleared;
+   * metadata reads it as TFLite does, and the dataflow check says when it was not empty. */
+  tfl_buffer buffer0;
   uint32_t n_opcodes;
   tfl_opcode *opcodes;
   tfcc_fbv_peek_fn peek; /* tfcc_tflite_read_peek: buffers' lengths, or NULL */

@@ -120,6 +120,10 @@ static tfcc_status read_buffers(tfl_ctx *c) {
       b->empty = has_data;
     }
   }
+  if (v.count) {
+    c->buffer0 = c->buffers[0];
+    c->buffers[0] = (tfl_buffer){0};
+  }
   return TFCC_OK;
 }
 
@@ -212,8 +216,9 @@ static tfcc_status read_metadata(tfl_ctx *c) {
     st = tfl_strdup(c, name, name_len, &m->name);
     if (st != TFCC_OK) return st;
     m->buffer = buffer;
-    m->data = c->buffers[buffer].data;
-    m->size = c->buffers[buffer].size;
+    const tfl_buffer *b = buffer == 0 ? &c->buffer0 : &c->buffers[buffer];
+    m->data = b->data;
+    m->size = b->size;
   }
   return TFCC_OK;
 }

@@ -412,7 +412,7 @@ tfcc_status tfl_check_dataflow(tfl_ctx *c, const tfcc_ir_subgraph *sg) {
          command stream's `*_scratch` tensors, which TFLite allocates in its arena). Whether
          the operator exists is the runtime's to say, naming it, before anything runs. */
       if (ti >= 0 && role[ti] == ROLE_NONE && node->builtin != TFCC_OP_CUSTOM) {
-        const bool sentinel = sg->tensors[ti].buffer == 0 && c->n_buffers > 0 && c->buffers[0].data;
+        const bool sentinel = sg->tensors[ti].buffer == 0 && c->buffer0.data;
         st = tfcc_err_set(c->err, TFCC_ERR_INVALID_MODEL,
                           "operator %d (%s): input %d is tensor %d (%s), which is not constant, "
                           "not a variable, not a subgraph input and not produced by an earlier "

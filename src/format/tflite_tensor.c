@@ -182,7 +182,7 @@ static tfcc_status read_quant(tfl_ctx *c, const tfcc_fb_table *t, int32_t ti, tf
    * there only: a per-tensor or activation scale of 0 has no such meaning. A negative scale
    * of constant per-axis weights (mcunet: batch-norm folded with negative gammas) is a
    * negative multiplier in TFLite's per-channel kernels, which run it (XNNPACK refuses it). */
-  const bool constant = x->buffer > 0 && x->buffer < c->n_buffers && c->buffers[x->buffer].data;
+  const bool constant = x->buffer < c->n_buffers && c->buffers[x->buffer].data;
   const bool constant_per_axis = scale.count > 1 && constant;
   /* A per-tensor scale of 0 on a constant: TFLite's quantizer writes it for an all-zero int16
    * constant that only QUANTIZE nodes requantize (AmbiqAI's neuralSPOT mut_model_data: its
@@ -456,11 +456,9 @@ static tfcc_status unpack_packed(tfcc_ir_tensor *x, tfl_ctx *c, const tfl_buffer
 }
 
 static tfcc_status attach_data(tfl_ctx *c, int32_t ti, tfcc_ir_tensor *x, uint64_t sparse_values) {
-  /* Buffer 0 is the schema's empty sentinel: TFLite's model reader gives a tensor of buffer 0
-   * no data whatever it holds (XMOS' stripping tool writes a bias there; TFLite then stops at
-   * "Input tensor N lacks data", and the dataflow check names the tensor here). Reading it would
-   * make the activations and inputs that point at a non-empty buffer 0 constants. */
-  if (x->buffer == 0) return TFCC_OK;
+  /* Buffer 0 reads as empty whatever the file holds there (tfl_ctx.buffer0: XMOS' stripping
+   * tool writes a bias there; TFLite then stops at "Input tensor N lacks data", and the dataflow
+   * check names the tensor here). */
   tfl_buffer *b = &c->buffers[x->buffer];
   if (!b->data) {
     /* ops: a tensor of no elements whose buffer has an empty data vector is a constant of no
@@ -468,7 +466,7 @@ static tfcc_status attach_data(tfl_ctx *c, int32_t ti, tfcc_ir_tensor *x, uint64
      * constant too; so is a sparse tensor whose sparsity stores no values (all zeros: both
      * TFLite engines densify it to zeros, review59). Anything else without bytes is not
      * constant. */
-    if (b->empty && x->buffer > 0 && !x->is_variable &&
+    if (b->empty && !x->is_variable &&
         (x->sparsity ? sparse_values == 0 : tfcc_shape_elements(x->rank, x->dims) == 0)) {
       x->data = c->file;
       x->data_bytes = 0;

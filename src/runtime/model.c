@@ -21,6 +21,7 @@
 #include "runtime/device_backend.h"
 #include "runtime/internal.h"
 #include "runtime/model_file.h"
+#include "runtime/wcache_kernels.h"
 #include "runtime/weights.h"
 #include "runtime/weights_cache.h"
 
@@ -563,18 +564,24 @@ static bool in_hole(void *user, uintptr_t a, uintptr_t b) {
   return l > 0 && hi <= f->holes[l - 1].off + f->holes[l - 1].len;
 }
 
-/* What the packed blocks depend on besides the model bytes: the kernel level and the tiles
- * chosen there, and the options that change packing (weights_cache.h). The passes are those the
- * load runs (model_disabled_passes): the first load opens its cache before it sets them in the
- * options, a weight update's writer after (cache57: with precision bf16 the two differed, so a
- * fresh load refused every cache an update wrote). */
-static void weights_cache_ident(const tfcc_model *m, char *buf, size_t cap) {
+/* What the packed blocks depend on besides the model bytes: the kernel level, the kernels
+ * whose layouts the blocks hold (runtime/wcache_kernels.h) and the options that change packing
+ * (weights_cache.h). The passes are those the load runs (model_disabled_passes): the first load
+ * opens its cache before it sets them in the options, a weight update's writer after (cache57:
+ * with precision bf16 the two differed, so a fresh load refused every cache an update wrote). */
+static tfcc_status weights_cache_ident(const tfcc_model *m, char *buf, size_t cap, tfcc_err *err) {
   const tfcc_isa isa = tfcc_model_env(m).isa;
-  const tfcc_kernel_set *ks = tfcc_kernel_set_for(isa);
-  snprintf(buf, cap, "tfcc %d.%d isa=%s gemm=%s p%d q%d w%d x%08x", TFCC_VERSION_MAJOR,
-           TFCC_VERSION_MINOR, tfcc_isa_name(isa), ks && ks->f32_gemm ? ks->f32_gemm->name : "-",
-           (int)m->opts.precision, (int)m->opts.quant_compat, model_winograd(m),
-           (unsigned)model_disabled_passes(m));
+  const int n =
+      snprintf(buf, cap, "tfcc %d.%d isa=%s p%d q%d w%d x%08x ", TFCC_VERSION_MAJOR,
+               TFCC_VERSION_MINOR, tfcc_isa_name(isa), (int)m->opts.precision,
+               (int)m->opts.quant_compat, model_winograd(m), (unsigned)model_disabled_passes(m));
+  if (n > 0 && (size_t)n < cap &&
+      tfcc_wc_kernel_names(isa, buf + n, cap - (size_t)n) < cap - (size_t)n)
+    return TFCC_OK;
+  return tfcc_err_set(err, TFCC_ERR_RUNTIME,
+                      "weights cache: the identity (options and kernel names) exceeds its %zu "
+                      "bytes: '%s'",
+                      cap - 1, buf);
 }
 
 static int cmp_cr_range(const void *a, const void *b) {
@@ -643,7 +650,8 @@ static bool opts_cache_in_mem(const tfcc_model_options *o) {
 
 static tfcc_status open_weights_cache(tfcc_model *m, const tfcc_wc_src_id *src_id, tfcc_err *err) {
   char ident[TFCC_WC_IDENT_BYTES];
-  weights_cache_ident(m, ident, sizeof ident);
+  tfcc_status st = weights_cache_ident(m, ident, sizeof ident, err);
+  if (st != TFCC_OK) return st;
   if (cache_in_mem(&m->opts)) {
     const tfcc_wc_mem mem = {m->opts.weights_cache_data,
                              m->opts.weights_cache_size,
@@ -670,7 +678,8 @@ tfcc_status tfcc_model_update_cache_open(tfcc_model *m, const uint8_t *data, siz
   *out = NULL;
   if (!m->wcache_path) return TFCC_OK;
   char ident[TFCC_WC_IDENT_BYTES];
-  weights_cache_ident(m, ident, sizeof ident);
+  tfcc_status st0 = weights_cache_ident(m, ident, sizeof ident, err);
+  if (st0 != TFCC_OK) return st0;
   tfcc_wc_src_id id;
   memset(&id, 0, sizeof id);
   if (st) file_id(st, &id);

@@ -21,7 +21,7 @@
 #include "base/durable_file.h"
 #include "base/span_writer.h"
 
-_Static_assert(sizeof(tfcc_wc_header) == 256, "cache header layout");
+_Static_assert(sizeof(tfcc_wc_header) == 640, "cache header layout");
 _Static_assert(sizeof(tfcc_wc_entry) == 32, "cache entry layout");
 
 /* ---------------------------------------------------------------- parsing */

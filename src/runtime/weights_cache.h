@@ -2,8 +2,9 @@
  * after its first load and mapped read-only by later loads, which then pack nothing.
  *
  * File (native byte order; docs/weights_cache.md):
- *   header   magic "TFCCWC1\n", layout version, the kernel-set identity and packing options the
- *            blocks depend on (ISA level, GEMM tiles, precision, passes...), the source model's
+ *   header   magic "TFCCWC1\n", layout version, the identity: the ISA level, packing options
+ *            (precision, passes...) and the names of the kernels whose layouts the blocks hold
+ *            (runtime/wcache_kernels.h), the source model's
  *            size, 64-bit content hash, SHA-256, file identity and sample hash, the file's size,
  *            block count, and a hash of header + table
  *   table    per block: node index, block id (ops/packed_store.h), offset (64-byte aligned),
@@ -32,7 +33,7 @@
   5u /* 4: the skip list reaches into the sampled ends; 5: the AVX2 q8 GEMM
                               * and depthwise layouts of stop 62 (a version-4 block may have the
                               * size of a new one) */
-#define TFCC_WC_IDENT_BYTES 96
+#define TFCC_WC_IDENT_BYTES 480 /* 96 before the kernel names (header 256 bytes) */
 #define TFCC_WC_ALIGN 64u
 #define TFCC_WC_SAMPLE_EDGE ((size_t)64 << 10) /* bytes sampled at either end of the source */
 
@@ -50,7 +51,7 @@ typedef struct tfcc_wc_header {
   char magic[8];
   uint32_t version;
   uint32_t header_bytes;           /* sizeof(tfcc_wc_header) */
-  char ident[TFCC_WC_IDENT_BYTES]; /* kernel set + packing options, NUL padded */
+  char ident[TFCC_WC_IDENT_BYTES]; /* level, options, kernel names; NUL padded */
   uint64_t src_size;
   uint64_t src_hash; /* tfcc_hash64 of the model bytes */
   uint8_t src_sha256[32];

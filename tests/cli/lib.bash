@@ -11,6 +11,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 MODELS=${TFCC_SHARED_DIR:-/nonexistent}/models
 have_python() { command -v python3 >/dev/null 2>&1; }
 npy_tool() { python3 "$HERE/npy_tool.py" "$@"; }
+# many_inputs_model DIR N: DIR/many.tflite of N inputs summed into y, DIR/xK.npy (many_inputs.py)
+many_inputs_model() { python3 "$HERE/many_inputs.py" "$@"; }
 
 ok() { CHECKS=$((CHECKS + 1)); }
 bad() { CHECKS=$((CHECKS + 1)); FAILS=$((FAILS + 1)); echo "FAIL: $*" >&2; }

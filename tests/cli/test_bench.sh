@@ -139,25 +139,7 @@ expect_error_line bench "bench bad trace path"
 
 # a shared model with a dynamic batch dimension and int8 input
 # any number of -i (bench stopped at 256): 300 inputs summed by a chain of ADDs, one file each
-python3 - "$TMP/many" <<'PY' && ok || bad "writing the 300-input model"
-import os, sys
-sys.path.insert(0, os.environ["TFCC_SOURCE_DIR"] + "/modelgen")
-import npy
-import tflite_schema as S
-d = sys.argv[1]
-os.makedirs(d)
-m = S.Model(description="300 inputs")
-xs = [m.add_tensor("x%d" % k, S.FLOAT32, [2]) for k in range(300)]
-acc = xs[0]
-for k in range(1, 300):
-    y = m.add_tensor("s%d" % k, S.FLOAT32, [2])
-    m.add_op("ADD", [acc, xs[k]], [y], {})
-    acc = y
-m.inputs, m.outputs = xs, [acc]
-open(d + "/many.tflite", "wb").write(S.serialize(m))
-for k in range(300):
-    npy.save("%s/x%d.npy" % (d, k), "float32", [2], [float(k), 1.0])
-PY
+many_inputs_model "$TMP/many" 300 && ok || bad "writing the 300-input model"
 args=()
 for k in $(seq 0 299); do args+=(-i "$TMP/many/x$k.npy"); done
 expect_rc 0 "bench 300 -i" -- "$TFCC" bench "$TMP/many/many.tflite" "${args[@]}" --runs 2

@@ -89,25 +89,7 @@ expect_in "$TMP/out" "output 0 y float32 [2]" "no inputs"
 # Any number of -i: TFLite's model-personalization files take every weight as an input
 # (a MobileNet head's optimizer: 1,049); tfcc run stopped at 256. 300 inputs x_k = [k, 1],
 # summed by a chain of ADDs: y = [44850, 300], exact in float32.
-python3 - "$TMP/many" <<'PY' && ok || bad "writing the 300-input model"
-import os, sys
-sys.path.insert(0, os.environ["TFCC_SOURCE_DIR"] + "/modelgen")
-import npy
-import tflite_schema as S
-d = sys.argv[1]
-os.makedirs(d)
-m = S.Model(description="300 inputs")
-xs = [m.add_tensor("x%d" % k, S.FLOAT32, [2]) for k in range(300)]
-acc = xs[0]
-for k in range(1, 300):
-    y = m.add_tensor("y" if k == 299 else "s%d" % k, S.FLOAT32, [2])
-    m.add_op("ADD", [acc, xs[k]], [y], {})
-    acc = y
-m.inputs, m.outputs = xs, [acc]
-open(d + "/many.tflite", "wb").write(S.serialize(m))
-for k in range(300):
-    npy.save("%s/x%d.npy" % (d, k), "float32", [2], [float(k), 1.0])
-PY
+many_inputs_model "$TMP/many" 300 && ok || bad "writing the 300-input model"
 args=()
 for k in $(seq 0 298); do args+=(-i "$TMP/many/x$k.npy"); done
 expect_rc 0 "300 inputs" -- "$TFCC" run "$TMP/many/many.tflite" "${args[@]}" -i x299="$TMP/many/x299.npy" -o "$TMP/manyout"

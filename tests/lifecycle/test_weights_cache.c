@@ -27,10 +27,15 @@ static int g_require_wm;  /* run_once: model options.require_watermark */
 static size_t g_unread;   /* run_once: bytes of the model file the load never read */
 static size_t g_released; /* run_once: bytes of consumed constants the load released */
 
+static char g_last_refusal[1024]; /* the last of them */
+
 static void log_fn(void *user, tfcc_log_level level, const char *tag, const char *msg) {
   (void)user;
   (void)tag;
-  if (level <= TFCC_LOG_WARN && strstr(msg, "weights cache")) g_refusals++;
+  if (level <= TFCC_LOG_WARN && strstr(msg, "weights cache")) {
+    g_refusals++;
+    snprintf(g_last_refusal, sizeof g_last_refusal, "%s", msg);
+  }
 }
 
 static uint8_t *read_file(const char *path, size_t *n) {
@@ -273,6 +278,17 @@ static void check_kept(tfcc_runtime *rt, model_case *mc, const char *cache, cons
   free(bad);
 }
 
+/* Writes header h over file's and makes the table's hash again as the writer makes it
+ * (weights_cache.c, table_hash): the file then fails no check but those h's fields fail. */
+static void set_table_hash(uint8_t *file, tfcc_wc_header *h) {
+  tfcc_wc_header z = *h;
+  z.table_hash = 0;
+  const uint64_t a = tfcc_hash64(&z, sizeof z);
+  const uint64_t b = tfcc_hash64(file + sizeof *h, (size_t)h->n_blocks * sizeof(tfcc_wc_entry));
+  h->table_hash = a ^ (b * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull);
+  memcpy(file, h, sizeof *h);
+}
+
 /* A cache of a build that did not have block `block`: a copy of good[0..n) whose entries of that
  * block are under the retired id 5 instead (the q8 depthwise packing's before block 8), the
  * table's hash made again as the writer makes it (weights_cache.c, table_hash). The load takes
@@ -295,12 +311,7 @@ static void check_old_file(tfcc_runtime *rt, model_case *mc, const char *cache, 
     memcpy(old + sizeof h + (size_t)i * sizeof e, &e, sizeof e);
     moved++;
   }
-  tfcc_wc_header z = h;
-  z.table_hash = 0;
-  const uint64_t a = tfcc_hash64(&z, sizeof z);
-  const uint64_t b = tfcc_hash64(old + sizeof h, (size_t)h.n_blocks * sizeof(tfcc_wc_entry));
-  h.table_hash = a ^ (b * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull);
-  memcpy(old, &h, sizeof h);
+  set_table_hash(old, &h);
   CHECK(moved > 0 && lc_write_file(cache, old, n));
   static uint8_t out[OUT_CAP];
   size_t ob = 0;
@@ -500,6 +511,54 @@ static void test_foreign(model_case *mc, const char *isa_a, const char *isa_b) {
   }
   tfcc_runtime_destroy(ra);
   tfcc_runtime_destroy(rb);
+}
+
+/* The identity names the kernels the blocks are packed for (runtime/wcache_kernels.h): a cache
+ * made for another q8 GEMM kernel at the same level (another CPU feature, or a build before the
+ * kernel's layout changed: stop 62's q8-gemm-4x8-avx2) is foreign, and a file of the layout
+ * before the names (a 256-byte header: stop 62's) is refused too; each once, then rewritten
+ * and taken, the output the reference's. */
+static void test_kernel_names(model_case *mc) {
+  tfcc_runtime *rt = lc_runtime(NULL, log_fn);
+  char cache[600];
+  snprintf(cache, sizeof cache, "%s/%s.kernels.wc", g_dir, mc->file);
+  unlink(cache);
+  static uint8_t out[OUT_CAP];
+  size_t ob = 0, n = 0;
+  tfcc_wcache_stats st;
+  CHECK(rt && run_once(rt, mc->path, cache, out, sizeof out, &ob, &st) && st.written > 0);
+  uint8_t *good = rt ? read_file(cache, &n) : NULL;
+  uint8_t *bad = good ? malloc(n) : NULL;
+  CHECK(bad && n > sizeof(tfcc_wc_header));
+  if (bad && n > sizeof(tfcc_wc_header)) {
+    tfcc_wc_header h;
+    memcpy(&h, good, sizeof h);
+    const char *q8 = strstr(h.ident, " q8-gemm-"), *dw = strstr(h.ident, " q8-dwconv-");
+    CHECKF(q8 && dw && strstr(h.ident, " f32-gemm-") && strstr(h.ident, " q16-gemm-"),
+           "%s: the identity '%s' does not name the kernels", mc->file, h.ident);
+    if (q8) {
+      /* the q8 GEMM named another kernel, the rest as written */
+      const char *end = strchr(q8 + 1, ' ');
+      tfcc_wc_header o = h;
+      snprintf(o.ident, sizeof o.ident, "%.*s q8-gemm-4x8-avx2%s", (int)(q8 - h.ident), h.ident,
+               end ? end : "");
+      memcpy(bad, good, n);
+      set_table_hash(bad, &o);
+      check_bad(rt, mc, cache, bad, n, 1, "another q8 GEMM kernel", 0);
+      CHECKF(strstr(g_last_refusal, "made for") && strstr(g_last_refusal, "q8-gemm-4x8-avx2"),
+             "%s: another q8 GEMM kernel: refused as '%s'", mc->file, g_last_refusal);
+    }
+    /* the header of the layout before the kernel names */
+    tfcc_wc_header o = h;
+    o.header_bytes = 256;
+    memcpy(bad, good, n);
+    set_table_hash(bad, &o);
+    check_bad(rt, mc, cache, bad, n, 1, "a 256-byte header", 0);
+    check_bad(rt, mc, cache, good, n, 0, "intact", 0);
+  }
+  free(bad);
+  free(good);
+  tfcc_runtime_destroy(rt);
 }
 
 /* A copy of the model whose largest constant differs (a few of its bytes changed). */
@@ -811,6 +870,7 @@ int main(void) {
                           {.sample = 97, .step = 1}};
     test_model(mc, NULL, &dmg[c]);
     test_foreign(mc, "avx2", "sse4");
+    if (c == 0) test_kernel_names(mc);
     test_stale(mc);
     if (c == 0) test_identity(mc, copies_ok);
     test_race(mc);

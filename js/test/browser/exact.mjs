@@ -3,6 +3,8 @@
 // loads the relaxed-SIMD binary (relaxed madd in the f32 kernels), which Node 20 runs only with
 // a flag. Quantized outputs bit-exact; float within the tolerances
 // of those tests. Returns {binary, q8Gemm, q8Dwconv, checks, failures: [...]}.
+import {floatWithin} from '/test/float_compare.mjs';
+
 const DESCR = {
   '<f4': Float32Array, '<f8': Float64Array, '<i4': Int32Array, '<u4': Uint32Array, '<i2': Int16Array,
   '<u2': Uint16Array, '|i1': Int8Array, '|u1': Uint8Array, '|b1': Uint8Array, '<i8': BigInt64Array,
@@ -23,14 +25,13 @@ async function npy(url) {
   return new Ctor(bytes.buffer, 0, bytes.length / Ctor.BYTES_PER_ELEMENT);
 }
 
-// number of elements of got that differ from ref beyond tol(ref) (float: NaN must match NaN)
+// number of elements of got that differ from ref beyond tol(ref) (float_compare.mjs: NaN must match NaN)
 function over(got, ref, tol) {
   let n = 0;
   for (let i = 0; i < ref.length; i++) {
     let a = got[i], b = ref[i];
     if (typeof a === 'bigint') { a = Number(a); b = Number(b); }
-    if (Number.isNaN(a) || Number.isNaN(b)) { if (Number.isNaN(a) !== Number.isNaN(b)) n++; continue; }
-    if (Math.abs(a - b) > tol(b)) n++;
+    if (!floatWithin(a, b, tol(b))) n++;
   }
   return n;
 }

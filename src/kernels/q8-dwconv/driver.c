@@ -19,8 +19,6 @@ typedef struct dw_hdr {
   uint32_t magic;
   int32_t c, fh, fw, kz;
   uint8_t is_signed, rows, cols;
-  uint8_t w16; /* per-pixel layout with int16 tap pairs (tfcc_q8_dw_w16): a block of the other
-                  per-pixel layout (another build's cache) has the same size */
 } dw_hdr;
 
 static size_t rows_bytes(size_t c, int32_t fh, int32_t fw) {
@@ -199,7 +197,6 @@ bool tfcc_q8_dw_pack(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int3
   h.magic = DW_MAGIC;
   h.c = c, h.fh = fh, h.fw = fw, h.kz = out->kz;
   h.is_signed = is_signed, h.rows = out->rows, h.cols = out->cols;
-  h.w16 = !out->rows && !out->cols && tfcc_q8_dw_w16(out->k);
   memcpy(mem, &h, sizeof h);
   out->w = w;
   out->mem = mem;
@@ -232,10 +229,6 @@ bool tfcc_q8_dw_adopt(const tfcc_q8_dw_kernel *k, bool is_signed, int32_t c, int
     out->cols = true;
   } else if (!k->fn_s) {
     out->k = tfcc_q8_dw_pixel_fallback(k, k->isa);
-  }
-  if (h.w16 != (!h.rows && !h.cols && tfcc_q8_dw_w16(out->k))) {
-    memset(out, 0, sizeof *out);
-    return false;
   }
   out->w = (int32_t *)(uintptr_t)((const uint8_t *)block + DW_HDR); /* read only */
   out->block_bytes = bytes;
