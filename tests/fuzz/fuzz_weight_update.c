@@ -232,11 +232,34 @@ static void close_session(bound_session *b) {
   memset(b, 0, sizeof *b);
 }
 
+/* What a server asks of a session between runs, after an update too (the plan may still be
+ * bound to a retired generation until its next run): every input's and output's info, its
+ * name and quantization read. */
+static void peek(const bound_session *b) {
+  if (!b->s) return;
+  for (int io = 0; io < 2; io++) {
+    const int n = io ? tfcc_session_output_count(b->s) : tfcc_session_input_count(b->s);
+    for (int i = 0; i < n; i++) {
+      tfcc_tensor_info info;
+      if ((io ? tfcc_session_output_info(b->s, i, &info)
+              : tfcc_session_input_info(b->s, i, &info)) != TFCC_OK)
+        abort();
+      if (info.name) g_sink += (uint32_t)strlen(info.name);
+      for (int32_t q = 0; q < info.quant_count; q++) {
+        uint32_t bits; /* (a scale may be anything: its bits, not a conversion) */
+        memcpy(&bits, &info.scales[q], sizeof bits);
+        g_sink += bits + (uint32_t)info.zero_points[q];
+      }
+    }
+  }
+}
+
 /* One run from the zero state (variables reset): its status (TFCC_ERR_UNSUPPORTED when not
  * runnable, unrun) and, when out is given and the run succeeded, a copy of output 0's bytes. */
 static tfcc_status run(bound_session *b, uint8_t **out, size_t *out_n) {
   if (out) *out = NULL, *out_n = 0;
   if (!b->s || !b->runnable) return TFCC_ERR_UNSUPPORTED;
+  peek(b);
   if (tfcc_session_reset_state(b->s) != TFCC_OK) abort();
   const tfcc_status st = tfcc_session_invoke(b->s);
   if (st != TFCC_OK) {
@@ -256,6 +279,7 @@ static tfcc_status run(bound_session *b, uint8_t **out, size_t *out_n) {
     }
   }
   if (p && n) g_sink += p[0] + p[n - 1]; /* written by the run */
+  peek(b);
   if (out && p && n && (*out = malloc(n)) != NULL) memcpy(*out, p, n), *out_n = n;
   return st;
 }
