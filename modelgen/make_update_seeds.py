@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tflite_schema as S  # noqa: E402
 from casekit import Rng, f32, seed_of  # noqa: E402
 import sparse_tensor  # noqa: E402
+from make_fuzz_seeds import alias_fc_add  # noqa: E402
 
 F32, I8, I32 = S.FLOAT32, S.INT8, S.INT32
 
@@ -122,21 +123,7 @@ def conv_i8(wseed="conv_i8/w", wq_scale=0.01, fshape=(16, 3, 3, 8)):
 def alias(shared=True, wseed="alias/w"):
     """FULLY_CONNECTED's weights and an ADD operand: one buffer (shared) or two equal-sized
     buffers with other values (the buffer count one more)."""
-    m = S.Model(description="fuzz63: constants sharing a buffer")
-    x = m.add_tensor("x", F32, [1, 32])
-    w = m.add_tensor("w", F32, [32, 32], data=S.pack(F32, fvals(wseed, 32 * 32)))
-    x2 = m.add_tensor("x2", F32, [32, 32])
-    if shared:
-        w2 = m.add_tensor("w_again", F32, [32, 32])
-        m.tensors[w2].buffer_of = (0, w)
-    else:
-        w2 = m.add_tensor("w_again", F32, [32, 32], data=S.pack(F32, fvals(wseed + "2", 32 * 32)))
-    y1 = m.add_tensor("y1", F32, [1, 32])
-    y2 = m.add_tensor("y2", F32, [32, 32])
-    m.add_op("FULLY_CONNECTED", [x, w, -1], [y1], {"fused_activation_function": 0})
-    m.add_op("ADD", [x2, w2], [y2], {"fused_activation_function": 0})
-    m.inputs, m.outputs = [x, x2], [y1, y2]
-    return S.serialize(m)
+    return alias_fc_add(32, wseed, shared)
 
 
 def frame(base, update, flags=0):
