@@ -279,7 +279,7 @@ else
     fuzz fuzz_arena_plan 50000 15 "$fz/corpus_plan" -max_len=801
     # the hot weight update of a live model (fuzz63: a base model and a mutated update of it,
     # tests/fuzz/fuzz_weight_update.c), its weights cache a file kept from input to input
-    FUZZ_ENV="TFCC_FUZZ_WCACHE=file" fuzz fuzz_weight_update 2000 30 "$fz/corpus_update" \
+    FUZZ_ENV="TFCC_FUZZ_WCACHE=file" fuzz fuzz_weight_update 5000 30 "$fz/corpus_update" \
       -max_len=65536 -timeout=20 -rss_limit_mb=3072 -malloc_limit_mb=1000000
   }
   fuzz_lanes fuzz_lane_1 fuzz_lane_2
