@@ -255,10 +255,16 @@ else
   echo "   seed $fuzz_seed (TFCC_FUZZ_SEED=$fuzz_seed repeats these inputs)"
   stage fuzz-corpus sh tests/fuzz/make_corpus.sh build-asan "$shared"
   # Two lanes, each a core's worth (fuzz63; nproc 1: one after the other): every fuzzer runs
-  # the same inputs as alone (its count, its seed), only side by side. Measured CPU seconds of
-  # each fuzzer (docs/format.md, fuzz63) balance them: lane 1 the whole-path fuzzers, lane 2
-  # the parsers, the cache reader, the planner and the weight update.
+  # the same inputs as alone (its count, its seed), only side by side. Balanced by each
+  # fuzzer's CPU seconds for its count (docs/format.md, fuzz63): lane 1 the reader, crypto and
+  # serve parsers (184 s there), lane 2 the whole-path fuzzers, the cache reader, the planner
+  # and the weight update (175 s); one after the other they took 359 s.
   fuzz_lane_1() {
+    fuzz fuzz_tflite_reader 2300000 45 "$fz/corpus" -max_len=65536
+    fuzz fuzz_crypto_container 1800000 20 "$fz/corpus_crypto" -max_len=65536
+    fuzz fuzz_serve_request 60000 20 "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
+  }
+  fuzz_lane_2() {
     # the whole load / plan / run path on mutated models (tests/fuzz/fuzz_model_run.c)
     # (300,000: since its static outputs are bound its operators run, 7,000 inputs a second here)
     fuzz fuzz_model_run 300000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
@@ -269,11 +275,6 @@ else
     FUZZ_TAG=fuzz_model_run-file FUZZ_ENV="TFCC_FUZZ_LOAD=both TFCC_FUZZ_RESIZE=1 TFCC_DEBUG_RELEASE_TRAP=1" \
       fuzz fuzz_model_run 30000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
       -malloc_limit_mb=1000000
-  }
-  fuzz_lane_2() {
-    fuzz fuzz_tflite_reader 2300000 45 "$fz/corpus" -max_len=65536
-    fuzz fuzz_crypto_container 1800000 20 "$fz/corpus_crypto" -max_len=65536
-    fuzz fuzz_serve_request 60000 20 "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
     fuzz fuzz_weights_cache 5000 20 "$fz/corpus_wcache" -max_len=1048576
     # the arena planner alone, its repair of the best placement order included (fuzz62; no seeds)
     fuzz fuzz_arena_plan 50000 15 "$fz/corpus_plan" -max_len=801
