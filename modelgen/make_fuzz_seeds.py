@@ -141,15 +141,19 @@ def sig_second_subgraph():
     return S.serialize(m)
 
 
-def alias_fc_add():
+def alias_fc_add(n=64, wseed="alias/w", shared=True):
+    """shared=False (make_update_seeds.py): the ADD operand a buffer of its own, other values."""
     m = S.Model(description="fuzz62: FULLY_CONNECTED's weights buffer also an ADD operand")
-    x = m.add_tensor("x", F32, [1, 64])
-    w = m.add_tensor("w", F32, [64, 64], data=fbytes("alias/w", 64 * 64))
-    x2 = m.add_tensor("x2", F32, [64, 64])
-    w2 = m.add_tensor("w_again", F32, [64, 64])
-    m.tensors[w2].buffer_of = (0, w)
-    y1 = m.add_tensor("y1", F32, [1, 64])
-    y2 = m.add_tensor("y2", F32, [64, 64])
+    x = m.add_tensor("x", F32, [1, n])
+    w = m.add_tensor("w", F32, [n, n], data=fbytes(wseed, n * n))
+    x2 = m.add_tensor("x2", F32, [n, n])
+    if shared:
+        w2 = m.add_tensor("w_again", F32, [n, n])
+        m.tensors[w2].buffer_of = (0, w)
+    else:
+        w2 = m.add_tensor("w_again", F32, [n, n], data=fbytes(wseed + "2", n * n))
+    y1 = m.add_tensor("y1", F32, [1, n])
+    y2 = m.add_tensor("y2", F32, [n, n])
     m.add_op("FULLY_CONNECTED", [x, w, -1], [y1], {"fused_activation_function": 0})
     m.add_op("ADD", [x2, w2], [y2], {"fused_activation_function": 0})
     m.inputs, m.outputs = [x, x2], [y1, y2]

@@ -499,6 +499,8 @@ def serialize(model):
             else:
                 tb.append(0)
         tensor_buffer.append(tb)
+    # fuzz63: buffers no tensor names (an update's buffer count changed, its tensors not)
+    buffer_data += list(getattr(model, "extra_buffers", []))
     buffer_offs = []
     for data in buffer_data:
         # ops: an empty constant (a zero-size tensor) keeps an empty data vector, as converters

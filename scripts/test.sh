@@ -11,10 +11,12 @@
 #   3. aarch64: the library and the NEON kernel tests cross-compiled, run under qemu-aarch64.
 #   4. sanitizers: clang build with ASan + UBSan and every ctest test again.
 #   5. fuzzing (libFuzzer, from the ASan build): model reader, encrypted-container parser,
-#      tfcc serve's request parsers, the packed-weights cache reader, the arena planner and the
-#      whole load / plan / run path on mutated models (fuzz_model_run), each a fixed number of
+#      tfcc serve's request parsers, the packed-weights cache reader, the arena planner, the
+#      hot weight update and the whole load / plan / run path on mutated models
+#      (fuzz_model_run), two at a time, each a fixed number of
 #      inputs (about as many as CI's machine ran in 45, 20, 20, 20 and 30-40 s when they were
-#      timed; the planner's count is a guess, 15 s) from a seed taken
+#      timed; the planner's and the weight update's counts from CPU seconds here, docs/format.md
+#      fuzz63) from a seed taken
 #      from the commit: the same commit fuzzes the same
 #      inputs on any machine with the same CPU features (they choose the kernels), so a find can
 #      be reproduced, and every commit fuzzes new ones.
@@ -47,10 +49,11 @@ want() { [[ $stages == *" $1 "* ]]; }
 # CPU time: the user + system seconds of this shell's finished children (and theirs: compilers,
 # tests, fuzzers), from /proc/self/stat's cutime + cstime (CLK_TCK ticks); 0 where there is no
 # /proc. The machine may be shared, so wall time alone does not say what a stage costs.
+# (cpu_pid: a subshell's own pid, $BASHPID, where it runs steps of its own: stage 5's lanes)
 clk_tck=$(getconf CLK_TCK 2>/dev/null || echo 100)
 child_cpu_ticks() {
   local s f
-  s=$(cat /proc/$$/stat 2>/dev/null) || { echo 0; return; }
+  s=$(cat "/proc/${cpu_pid:-$$}/stat" 2>/dev/null) || { echo 0; return; }
   read -r -a f <<<"${s##*) }" # the fields after the command name: f[13] cutime, f[14] cstime
   echo $((f[13] + f[14]))
 }
@@ -211,28 +214,76 @@ fuzz() {
   runs=$(sed -n 's/^stat::number_of_executed_runs: *//p; s/^Done \([0-9]*\) runs.*/\1/p' "$logs/$tag.log" | tail -1)
   echo "   $tag: ${runs:-?} inputs in $STAGE_TIME, no crash, leak or UB"
 }
+# fuzz_lanes LANE...: runs each lane (a function calling fuzz) in a subshell of its own, all
+# at once (one after the other where nproc is 1), each lane's lines printed when all are done;
+# the step "fuzz-lanes" holds their wall and CPU time, each fuzzer's line its own. A failed
+# fuzzer fails the stage (its log's end is in its lane's lines).
+fuzz_lanes() {
+  local lane rc=0 t0=$SECONDS c0 pids=() i=0 cpu
+  if [ "$jobs" -lt 2 ]; then
+    for lane; do "$lane"; done
+    return
+  fi
+  c0=$(child_cpu_ticks)
+  for lane; do
+    (
+      cpu_pid=$BASHPID
+      "$lane"
+    ) >"$logs/$lane.out" 2>&1 &
+    pids+=($!)
+  done
+  for lane; do
+    wait "${pids[i]}" || rc=1
+    i=$((i + 1))
+  done
+  for lane; do cat "$logs/$lane.out"; done
+  cpu=$(($(child_cpu_ticks) - c0))
+  sec_wall[section]=$((sec_wall[section] + SECONDS - t0))
+  sec_cpu[section]=$((sec_cpu[section] + cpu))
+  steps_table+=$(printf '\n   %-22s %6d %8s' fuzz-lanes "$((SECONDS - t0))" "$(cpu_s $cpu)")
+  echo "   fuzzers: $((SECONDS - t0)) s, CPU $(cpu_s $cpu) s"
+  if [ $rc -ne 0 ]; then
+    echo "== test.sh failed in stage 5 (fuzzing)"
+    print_times
+    exit 1
+  fi
+}
 fuzz_secs=${TFCC_FUZZ_SECONDS:-}
 if [ "$fuzz_secs" = 0 ]; then
   echo "   skipped (TFCC_FUZZ_SECONDS=0)"
 else
   echo "   seed $fuzz_seed (TFCC_FUZZ_SEED=$fuzz_seed repeats these inputs)"
   stage fuzz-corpus sh tests/fuzz/make_corpus.sh build-asan "$shared"
-  fuzz fuzz_tflite_reader 2300000 45 "$fz/corpus" -max_len=65536
-  fuzz fuzz_crypto_container 1800000 20 "$fz/corpus_crypto" -max_len=65536
-  fuzz fuzz_serve_request 60000 20 "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
-  fuzz fuzz_weights_cache 5000 20 "$fz/corpus_wcache" -max_len=1048576
-  # the arena planner alone, its repair of the best placement order included (fuzz62; no seeds)
-  fuzz fuzz_arena_plan 50000 15 "$fz/corpus_plan" -max_len=801
-  # the whole load / plan / run path on mutated models (tests/fuzz/fuzz_model_run.c)
-  # (300,000: since its static outputs are bound its operators run, 7,000 inputs a second here)
-  fuzz fuzz_model_run 300000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
-    -malloc_limit_mb=1000000
-  # and loaded from a file whose given back pages trap, resized and run again (fuzz58: the
-  # class of stop 57's grouped CONV_2D after the release, the modes in fuzz_model_run.c), and
-  # from the buffer: same load status, same output 0 at the file's shapes (review59)
-  FUZZ_TAG=fuzz_model_run-file FUZZ_ENV="TFCC_FUZZ_LOAD=both TFCC_FUZZ_RESIZE=1 TFCC_DEBUG_RELEASE_TRAP=1" \
-    fuzz fuzz_model_run 30000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
-    -malloc_limit_mb=1000000
+  # Two lanes, each a core's worth (fuzz63; nproc 1: one after the other): every fuzzer runs
+  # the same inputs as alone (its count, its seed), only side by side. Balanced by each
+  # fuzzer's CPU seconds for its count (docs/format.md, fuzz63): lane 1 the reader, crypto and
+  # serve parsers (184 s there), lane 2 the whole-path fuzzers, the cache reader, the planner
+  # and the weight update (175 s); one after the other they took 359 s.
+  fuzz_lane_1() {
+    fuzz fuzz_tflite_reader 2300000 45 "$fz/corpus" -max_len=65536
+    fuzz fuzz_crypto_container 1800000 20 "$fz/corpus_crypto" -max_len=65536
+    fuzz fuzz_serve_request 60000 20 "$fz/corpus_serve" -dict=tests/fuzz/serve_request.dict
+  }
+  fuzz_lane_2() {
+    # the whole load / plan / run path on mutated models (tests/fuzz/fuzz_model_run.c)
+    # (300,000: since its static outputs are bound its operators run, 7,000 inputs a second here)
+    fuzz fuzz_model_run 300000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
+      -malloc_limit_mb=1000000
+    # and loaded from a file whose given back pages trap, resized and run again (fuzz58: the
+    # class of stop 57's grouped CONV_2D after the release, the modes in fuzz_model_run.c), and
+    # from the buffer: same load status, same output 0 at the file's shapes (review59)
+    FUZZ_TAG=fuzz_model_run-file FUZZ_ENV="TFCC_FUZZ_LOAD=both TFCC_FUZZ_RESIZE=1 TFCC_DEBUG_RELEASE_TRAP=1" \
+      fuzz fuzz_model_run 30000 30 "$fz/corpus_run" -max_len=65536 -timeout=20 -rss_limit_mb=3072 \
+      -malloc_limit_mb=1000000
+    fuzz fuzz_weights_cache 5000 20 "$fz/corpus_wcache" -max_len=1048576
+    # the arena planner alone, its repair of the best placement order included (fuzz62; no seeds)
+    fuzz fuzz_arena_plan 50000 15 "$fz/corpus_plan" -max_len=801
+    # the hot weight update of a live model (fuzz63: a base model and a mutated update of it,
+    # tests/fuzz/fuzz_weight_update.c), its weights cache a file kept from input to input
+    FUZZ_ENV="TFCC_FUZZ_WCACHE=file" fuzz fuzz_weight_update 5000 30 "$fz/corpus_update" \
+      -max_len=65536 -timeout=20 -rss_limit_mb=3072 -malloc_limit_mb=1000000
+  }
+  fuzz_lanes fuzz_lane_1 fuzz_lane_2
 fi
 fi
 if want 6; then

@@ -89,8 +89,10 @@ void tfcc_exec_plan_free(tfcc_exec_plan *p) {
   for (int32_t e = 0; p->nodes && e < p->n_nodes; e++) {
     tfcc_op_ctx *c = &p->nodes[e].ctx;
     if (c->state) { /* set by prepare (release_state) or allocated here (state_bytes: free) */
-      if (c->node && c->node->op && c->node->op->release_state)
-        c->node->op->release_state(c->state);
+      /* not c->node: a session's plan is freed (replanned, destroyed) after the weights
+       * generation it was bound to was retired, and the IR graph with it (fuzz63) */
+      if (p->nodes[e].release_state)
+        p->nodes[e].release_state(c->state);
       else
         free(c->state);
     }
@@ -375,6 +377,7 @@ static tfcc_status bind_node(plan_build *b, int32_t ni, int32_t ei, size_t *slot
   tfcc_exec_node *en = &p->nodes[ei];
   en->node = ni;
   en->eval = n->op->eval;
+  en->release_state = n->op->release_state;
   tfcc_op_ctx *c = &en->ctx;
   c->node = n;
   c->node_index = ni;

@@ -13,6 +13,9 @@
 typedef struct tfcc_exec_node {
   /* the operator's eval (ctx.node->op->eval): a run calls it without reading the IR node */
   tfcc_status (*eval)(tfcc_op_ctx *ctx);
+  /* frees ctx.state (ctx.node->op->release_state; NULL: free()): the plan's free calls it
+   * without reading the IR node, whose generation may be gone (fuzz63) */
+  void (*release_state)(void *state);
   int32_t node;    /* index in sg->nodes */
   tfcc_op_ctx ctx; /* in/out/tmp point into the plan's tensors */
   bool folded;     /* computed at prepare time: skipped by run */

@@ -75,6 +75,14 @@ if command -v python3 >/dev/null 2>&1; then
   python3 "$src/modelgen/make_fuzz_seeds.py" --out "$rcorpus" >/dev/null
 fi
 echo "corpus_run: $(ls "$rcorpus" | wc -l) seeds"
+# fuzz_weight_update (fuzz63): a base model and an update of it per file (new weights, each
+# change of shape, dtype, quantization, sparsity or buffer count; the control-flow variants)
+ucorpus="$build/tests/fuzz/corpus_update"
+mkdir -p "$ucorpus"
+if command -v python3 >/dev/null 2>&1; then
+  python3 "$src/modelgen/make_update_seeds.py" --out "$ucorpus" \
+    --control-flow "$src/tests/models/data/control_flow"
+fi
 # Packed-weights cache seeds (fuzz_weights_cache): the caches of small shared models.
 if [ -x "$build/tools/tfcc" ] && [ -n "$shared" ]; then
   wcorpus="$build/tests/fuzz/corpus_wcache"
