@@ -108,7 +108,10 @@ tfcc_status tfcc_pass_fold_constants(tfcc_pass_ctx *ctx, int32_t *changed) {
     c.err = err;
     c.isa = ctx->isa;
     c.ks = tfcc_kernel_set_for(ctx->isa);
-    c.log = ctx->log;
+    /* no log: a folded node never runs, so its KERNEL_FALLBACK note would be noise (a per-axis
+       DEQUANTIZE of constant weights in QAT files, sweep63c); a node left unfolded notes it when
+       its session prepares it. */
+    c.log = NULL;
     tfcc_status st = n->op->prepare(&c);
     if (st != TFCC_OK && c.needs_data) { /* output shapes set while running (a custom operator's
                                             dynamic outputs): not folded, sized in each run */

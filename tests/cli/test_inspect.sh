@@ -2,6 +2,15 @@
 # tfcc inspect on the shared models: text and JSON.
 source "$(dirname "$0")/lib.bash"
 
+# a per-axis DEQUANTIZE of constant weights (QAT files, sweep63c) is folded at load and never runs:
+# no KERNEL_FALLBACK note for it; a node that runs still notes its fallback once
+# (quantize_int16_to_int32 below)
+conf=${TFCC_SOURCE_DIR:-$HERE/../..}/tests/ops/conformance
+for m in dequantize_u4_const_per_channel_v8 dequantize_i2_const_per_channel_v7; do
+  expect_rc 0 "inspect $m" -- "$TFCC" inspect "$conf/$m.tflite"
+  if grep -q "KERNEL_FALLBACK" "$TMP/err"; then bad "$m: $(head -c 300 "$TMP/err")"; else ok; fi
+done
+
 # a model whose decode signature cannot run (a Flex op; docs/runtime.md, "Subgraphs that cannot
 # run"): subgraph 0 is inspected as usual (MACs, dynamic tensors, memory), decode is marked with
 # its cause, in text and JSON
